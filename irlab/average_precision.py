@@ -1,0 +1,136 @@
+r"""Average precision (AP@K) and mean average precision (MAP@K).
+
+.. math::
+
+    \mathrm{AP@}K = \frac{1}{R}\sum_{k=1}^{K} P@k \cdot rel_k \qquad
+    \mathrm{MAP@}K = \frac{1}{Q}\sum_{q=1}^{Q} \mathrm{AP@}K_q
+
+:math:`rel_k` is 1 when the item at rank k is relevant, else 0, so only the precision at
+relevant ranks counts. R is every relevant item of the query, retrieved or not (trec_eval
+``map`` and ``map_cut_k``, and the sources); :math:`\min(K, R)` and "relevant found in the top K"
+are named variants (:mod:`irlab.conventions`). AP needs binary relevance: graded judgments
+count as relevant from the relevance level up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from irlab.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
+from irlab.conventions import check_variant
+from irlab.formula import Add, Expr, Frac, Num
+from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant, num_relevant
+from irlab.rankings import check_cutoff, check_ranking
+from irlab.reciprocal_rank import RankedQueries
+
+_DENOMINATORS = {
+    "relevant": (r"R", "the number of relevant items R"),
+    "min-k-r": (r"\min(K, R)", "the smaller of K and the number of relevant items R"),
+    "found": (r"TP@K", "the number of relevant items found in the top K"),
+}
+
+
+def explain_average_precision(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+                              relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                              denominator: str = "relevant") -> Breakdown:
+    r"""AP@K: the mean of the precision at each relevant rank, over all relevant items.
+
+    .. math:: \mathrm{AP@}K = \frac{\sum_{k=1}^{K} P@k \cdot rel_k}{R}
+
+    ``P@k`` is relevant items in the top k divided by k (:func:`irlab.precision_at_k`).
+    Conventions: ``k=None`` uses the whole ranking (trec_eval ``map``); a denominator of 0 (no
+    relevant item, or none found with ``"found"``) gives 0; K past the ranking's end adds no terms.
+    Rows hold rank, item, :math:`rel_k`, P@k, the term :math:`P@k \cdot rel_k` and the running sum.
+
+    Example ("cat in a box", relevant at ranks 2, 4, 5, 7, K = 8):
+    :math:`\frac{\frac{1}{2} + \frac{2}{4} + \frac{3}{5} + \frac{4}{7}}{4} \approx 0.5429`.
+
+    >>> b = explain_average_precision(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 8)
+    >>> b.plugged_latex
+    '\\mathrm{AP@}8 = \\frac{\\frac{1}{2} + \\frac{2}{4} + \\frac{3}{5} + \\frac{4}{7}}{4} \\approx 0.5429'
+    >>> round(average_precision(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 2, denominator="min-k-r"), 4)
+    0.25
+    """
+    check_variant("ap_denominator", denominator)
+    ranking = check_ranking(ranking)
+    k = check_cutoff(k)
+    relevance_level = check_relevance_level(relevance_level)
+    depth = len(ranking) if k is None else min(k, len(ranking))
+    rows, terms, hits = [], [], 0
+    for rank, item in enumerate(ranking[:depth], start=1):
+        rel = int(is_relevant(grade_of(judgments, item), relevance_level))
+        hits += rel
+        precision = Frac(Num(hits), Num(rank))
+        if rel:
+            terms.append(precision)
+        rows.append({"rank": rank, "item": item, "grade": grade_of(judgments, item), "rel": rel, "hits": hits,
+                     "precision": precision.value(), "term": precision.value() * rel})
+    running = 0.0
+    for row in rows:
+        running += row["term"]
+        row["running_sum"] = running
+    r = num_relevant(judgments, relevance_level)
+    count = {"relevant": r, "min-k-r": r if k is None else min(k, r), "found": hits}[denominator]
+    numerator = Add(terms)
+    plugged: Expr = Frac(numerator, Num(count)) if count else Num(0)
+    notes = []
+    if not r:
+        notes.append("The query has no relevant item: AP is defined as 0 (trec_eval).")
+    elif not count:
+        notes.append("No relevant item was found in the top K: AP is defined as 0.")
+    den_latex, den_words = _DENOMINATORS[denominator]
+    kk = None if k is None else "K"
+    top = "K" if k is not None else "N"
+    return Breakdown(
+        measure=measure_name("AP", k), value=float(plugged.value()), lhs=latex_measure("AP", k),
+        symbolic=rf"{latex_measure('AP', kk)} = \frac{{\sum_{{k=1}}^{{{top}}} P@k \cdot rel_k}}{{{den_latex}}}",
+        symbolic_text=f"AP = (sum over the ranks k of precision at k times rel_k) / {den_words}",
+        plugged=plugged, rows=tuple(rows),
+        columns=(Column("rank", "k"), Column("item", "item"), Column("rel", "rel_k", "1 if relevant, else 0"),
+                 Column("precision", "P@k", "relevant in the top k / k"),
+                 Column("term", "P@k × rel_k", "the term added to the sum"),
+                 Column("running_sum", "sum so far")),
+        notes=tuple(notes))
+
+
+def average_precision(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+                      relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "relevant") -> float:
+    """The value of :func:`explain_average_precision`.
+
+    >>> round(average_precision(list("12345678"), {"5": 1, "8": 1}, 8), 4)
+    0.225
+    """
+    return explain_average_precision(ranking, judgments, k, relevance_level=relevance_level,
+                                     denominator=denominator).value
+
+
+def explain_mean_average_precision(queries: RankedQueries, k: int | None = None, *,
+                                   relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                                   denominator: str = "relevant") -> Breakdown:
+    r"""MAP@K: the mean of the queries' AP@K.
+
+    .. math:: \mathrm{MAP@}K = \frac{1}{Q}\sum_{q=1}^{Q}\mathrm{AP@}K_q
+
+    Every query counts, including those with AP 0. Example (the three walkthrough queries at
+    K = 8): :math:`\frac{1}{3}(0.5429 + 0.6679 + 0.225) \approx 0.4786`.
+
+    >>> queries = {"cat in a box": (list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}),
+    ...            "white cat": (list("12345678"), {"1": 1, "4": 1, "5": 1, "7": 1}),
+    ...            "dark cat": (list("12345678"), {"5": 1, "8": 1})}
+    >>> round(mean_average_precision(queries, 8), 4)
+    0.4786
+    """
+    parts = {name: explain_average_precision(ranking, judgments, k, relevance_level=relevance_level,
+                                             denominator=denominator)
+             for name, (ranking, judgments) in queries.items()}
+    kk = None if k is None else "K"
+    return explain_mean(parts, measure=measure_name("MAP", k), lhs=latex_measure("MAP", k),
+                        symbolic=rf"{latex_measure('MAP', kk)} = \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} {latex_measure('AP', kk)}_q",
+                        symbolic_text="MAP = the mean over the Q queries of their average precision",
+                        term_label="AP", inline_formulas=False)
+
+
+def mean_average_precision(queries: RankedQueries, k: int | None = None, *,
+                           relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "relevant") -> float:
+    """The value of :func:`explain_mean_average_precision`."""
+    return explain_mean_average_precision(queries, k, relevance_level=relevance_level, denominator=denominator).value

@@ -1,0 +1,306 @@
+r"""Graded relevance: CG@K, DCG@K, IDCG@K and NDCG@K.
+
+.. math::
+
+    \mathrm{CG@}K = \sum_{k=1}^{K} g(rel_k) \qquad
+    \mathrm{DCG@}K = \sum_{k=1}^{K} \frac{g(rel_k)}{d(k)} \qquad
+    \mathrm{NDCG@}K = \frac{\mathrm{DCG@}K}{\mathrm{IDCG@}K}
+
+IDCG@K is DCG@K of the ideal ranking (items sorted by gain, best first), computed by the same
+function. Named variants (:mod:`irlab.conventions`):
+
+* ``gain``: ``"linear"`` :math:`g(rel) = rel` (default, trec_eval) or ``"exponential"``
+  :math:`g(rel) = 2^{rel} - 1`; or a mapping grade -> gain (trec_eval ``ndcg.1=3,2=9``; unlisted
+  grades keep gain = grade).
+* ``discount``: ``"log2"`` :math:`d(k) = \log_2(k + 1)` (default, trec_eval 9+) or
+  ``"jarvelin-kekalainen"``: :math:`d(1) = 1`, :math:`d(k) = \log_2 k` for k >= 2.
+* ``ideal``: ``"judged"`` (default): the ideal ranking holds every judged item;
+  ``"retrieved"``: only the ranked items (scikit-learn, torchmetrics).
+
+Conventions: negative grades (trec_eval's unjudged -1) have gain 0; ``k=None`` means no cutoff
+(trec_eval ``ndcg``: DCG over the whole ranking, IDCG over every judged item); IDCG = 0 (no
+relevant item) gives NDCG 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from numbers import Real
+
+from irlab.breakdown import Breakdown, Column, latex_measure, measure_name
+from irlab.conventions import check_variant
+from irlab.errors import ValidationError
+from irlab.formula import Add, Expr, Frac, Log2, Num, Pow, Sub
+from irlab.judgments import grade_of
+from irlab.rankings import check_cutoff, check_ranking
+
+Gain = str | Mapping[int, float]
+
+
+def check_gain(gain: Gain) -> Gain:
+    """Return ``gain`` if it is a gain variant name or a mapping of grades to gains >= 0.
+
+    >>> check_gain("linear"), check_gain({1: 3, 2: 9})
+    ('linear', {1: 3, 2: 9})
+    """
+    if isinstance(gain, str):
+        return check_variant("gain", gain)
+    if isinstance(gain, Mapping):
+        for grade, value in gain.items():
+            if isinstance(grade, bool) or not isinstance(grade, int) or grade < 0:
+                raise ValidationError(f"a gain mapping's grades must be whole numbers >= 0, got {grade!r}")
+            if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0:
+                raise ValidationError(f"the gain of grade {grade} must be a number >= 0, got {value!r}")
+        return gain
+    raise ValidationError(f"gain must be 'linear', 'exponential' or a mapping of grades to gains, got {gain!r}")
+
+
+def gain_expr(grade: int, gain: Gain) -> Expr:
+    r"""The gain of an item with ``grade``, as a formula node.
+
+    >>> gain_expr(3, "linear").latex(), gain_expr(3, "exponential").latex(), gain_expr(-1, "linear").latex()
+    ('3', '2^{3} - 1', '0')
+    """
+    if grade < 0:
+        return Num(0)
+    if gain == "linear":
+        return Num(grade)
+    if gain == "exponential":
+        return Sub(Pow(Num(2), Num(grade)), Num(1))
+    return Num(gain.get(grade, grade))
+
+
+def discount_expr(rank: int, discount: str) -> Expr | None:
+    r"""The divisor of the gain at ``rank``, or None when the rank is not discounted.
+
+    >>> discount_expr(1, "log2").latex(), discount_expr(1, "jarvelin-kekalainen"), discount_expr(3, "jarvelin-kekalainen").latex()
+    ('\\log_2(2)', None, '\\log_2(3)')
+    """
+    if discount == "log2":
+        return Log2(Num(rank + 1))
+    return None if rank == 1 else Log2(Num(rank))
+
+
+def dcg_formula(name: str, gain: Gain, discount: str) -> tuple[str, str]:
+    r"""The symbolic DCG formula for a variant, as (LaTeX, words); ``name`` is DCG or IDCG.
+
+    >>> dcg_formula("DCG", "linear", "log2")[0]
+    '\\mathrm{DCG@}K = \\sum_{k=1}^{K} \\frac{rel_k}{\\log_2(k + 1)}'
+    """
+    g = {"linear": "rel_{k}", "exponential": "(2^{rel_{k}} - 1)"}.get(gain, "g(rel_{k})") if isinstance(gain, str) \
+        else "g(rel_{k})"
+    g_words = {"linear": "grade", "exponential": "(2 to the power of the grade, minus 1)"}.get(gain, "gain") \
+        if isinstance(gain, str) else "gain"
+    lhs = latex_measure(name, "K")
+    of = " of the ideal ranking" if name == "IDCG" else ""
+    if discount == "log2":
+        numerator = g.replace("rel_{k}", "rel_k").replace("(2^{rel_k} - 1)", "2^{rel_k} - 1")
+        return (rf"{lhs} = \sum_{{k=1}}^{{K}} \frac{{{numerator}}}{{\log_2(k + 1)}}",
+                f"{name}@K = sum over ranks k up to K of {g_words} at rank k / log2(k + 1){of}")
+    first = g.replace("{k}", "{1}")
+    rest = g.replace("rel_{k}", "rel_k").replace("(2^{rel_k} - 1)", "2^{rel_k} - 1")
+    return (rf"{lhs} = {first} + \sum_{{k=2}}^{{K}} \frac{{{rest}}}{{\log_2 k}}",
+            f"{name}@K = {g_words} at rank 1 + sum over ranks k from 2 to K of {g_words} at rank k / log2(k){of}")
+
+
+def _gain_value(grade: int, gain: Gain) -> float:
+    return gain_expr(grade, gain).value()
+
+
+def _ideal_order(ranking: Sequence[str], judgments: Mapping[str, int], gain: Gain, ideal: str) -> list[str]:
+    """Items best gain first: every judged and ranked item (``"judged"``) or the ranked ones only."""
+    position = {item: index for index, item in enumerate(ranking)}
+    items = list(ranking) if ideal == "retrieved" else list(dict.fromkeys([*ranking, *judgments]))
+    return sorted(items, key=lambda item: (-_gain_value(grade_of(judgments, item), gain),
+                                           position.get(item, len(position)), item))
+
+
+def _explain_dcg(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None, gain: Gain, discount: str,
+                 name: str) -> Breakdown:
+    """DCG of ``ranking`` under a variant; named ``name`` (``DCG`` or ``IDCG``)."""
+    depth = len(ranking) if k is None else min(k, len(ranking))
+    rows, terms, running = [], [], 0.0
+    for rank, item in enumerate(ranking[:depth], start=1):
+        grade = grade_of(judgments, item)
+        numerator, divisor = gain_expr(grade, gain), discount_expr(rank, discount)
+        term = numerator if divisor is None else Frac(numerator, divisor)
+        terms.append(term)
+        running += term.value()
+        rows.append({"rank": rank, "item": item, "grade": grade, "gain": numerator.value(),
+                     "discount": 1.0 if divisor is None else divisor.value(), "contribution": term.value(),
+                     "running_total": running})
+    plugged = Add(terms)
+    symbolic, words = dcg_formula(name, gain, discount)
+    notes = []
+    if k is not None and k > len(ranking):
+        notes.append(f"K = {k} is past the end of the {len(ranking)} ranked items: the missing ranks add nothing.")
+    return Breakdown(measure=measure_name(name, k), value=float(plugged.value()), lhs=latex_measure(name, k),
+                     symbolic=symbolic, symbolic_text=words, plugged=plugged, rows=tuple(rows),
+                     columns=(Column("rank", "k"), Column("item", "item"), Column("grade", "rel_k", "the grade"),
+                              Column("gain", "gain", "g(rel_k)"), Column("discount", "discount", "d(k)"),
+                              Column("contribution", "gain / discount"),
+                              Column("running_total", f"{name}@k", "the sum so far")),
+                     notes=tuple(notes))
+
+
+def explain_cg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+                    gain: Gain = "linear") -> Breakdown:
+    r"""CG@K, cumulative gain: the sum of the gains in the top K, whatever their order.
+
+    .. math:: \mathrm{CG@}K = \sum_{k=1}^{K} rel_k
+
+    Conventions: linear gain by default; negative grades count 0; K past the end adds nothing.
+    CG is order-unaware: swapping items inside the top K never changes it.
+
+    Example (grades 0, 4, 1, 3, 4, 1, 3, 2 by rank): :math:`\mathrm{CG@}2 = 0 + 4 = 4`.
+
+    >>> explain_cg_at_k(list("12345678"), dict(zip("12345678", [0, 4, 1, 3, 4, 1, 3, 2])), 2).plugged_latex
+    '\\mathrm{CG@}2 = 0 + 4 = 4'
+    """
+    ranking = check_ranking(ranking)
+    k = check_cutoff(k)
+    gain = check_gain(gain)
+    depth = len(ranking) if k is None else min(k, len(ranking))
+    rows, terms, running = [], [], 0.0
+    for rank, item in enumerate(ranking[:depth], start=1):
+        term = gain_expr(grade_of(judgments, item), gain)
+        terms.append(term)
+        running += term.value()
+        rows.append({"rank": rank, "item": item, "grade": grade_of(judgments, item), "gain": term.value(),
+                     "running_total": running})
+    plugged = Add(terms)
+    g = "rel_k" if gain == "linear" else (r"(2^{rel_k} - 1)" if gain == "exponential" else "g(rel_k)")
+    return Breakdown(measure=measure_name("CG", k), value=float(plugged.value()), lhs=latex_measure("CG", k),
+                     symbolic=rf"\mathrm{{CG@}}K = \sum_{{k=1}}^{{K}} {g}",
+                     symbolic_text="CG@K = sum of the gains of the top K items", plugged=plugged, rows=tuple(rows),
+                     columns=(Column("rank", "k"), Column("item", "item"), Column("grade", "rel_k"),
+                              Column("gain", "gain"), Column("running_total", "CG@k", "the sum so far")))
+
+
+def cg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+            gain: Gain = "linear") -> float:
+    """The value of :func:`explain_cg_at_k`.
+
+    >>> cg_at_k(list("12345678"), dict(zip("12345678", [0, 4, 1, 3, 4, 1, 3, 2])))
+    18.0
+    """
+    return explain_cg_at_k(ranking, judgments, k, gain=gain).value
+
+
+def explain_dcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+                     gain: Gain = "linear", discount: str = "log2") -> Breakdown:
+    r"""DCG@K, discounted cumulative gain: each gain divided by a discount that grows with rank.
+
+    .. math:: \mathrm{DCG@}K = \sum_{k=1}^{K} \frac{g(rel_k)}{d(k)}, \quad g(rel) = rel, \; d(k) = \log_2(k + 1)
+
+    Variants and conventions: see the module docstring. Rows hold rank, item, grade, gain,
+    discount, contribution and the running total.
+
+    Example (grades 0, 4, ... by rank):
+    :math:`\mathrm{DCG@}2 = \frac{0}{\log_2 2} + \frac{4}{\log_2 3} \approx 2.5237`; the seed
+    exercise's unit case, grades 4, 1, 3 with the original Järvelin–Kekäläinen discount, gives
+    :math:`4 + \frac{1}{\log_2 2} = 5` at K = 2.
+
+    >>> grades = dict(zip("12345678", [0, 4, 1, 3, 4, 1, 3, 2]))
+    >>> explain_dcg_at_k(list("12345678"), grades, 2).plugged_latex
+    '\\mathrm{DCG@}2 = \\frac{0}{\\log_2(2)} + \\frac{4}{\\log_2(3)} \\approx 2.5237'
+    >>> dcg_at_k(["a", "b", "c"], {"a": 4, "b": 1, "c": 3}, 2, discount="jarvelin-kekalainen")
+    5.0
+    """
+    ranking = check_ranking(ranking)
+    k = check_cutoff(k)
+    gain = check_gain(gain)
+    check_variant("discount", discount)
+    return _explain_dcg(ranking, judgments, k, gain, discount, "DCG")
+
+
+def dcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+             gain: Gain = "linear", discount: str = "log2") -> float:
+    """The value of :func:`explain_dcg_at_k`.
+
+    >>> round(dcg_at_k(["a", "b", "c"], {"a": 4, "b": 1, "c": 3}, 5, discount="jarvelin-kekalainen"), 4)
+    6.8928
+    """
+    return explain_dcg_at_k(ranking, judgments, k, gain=gain, discount=discount).value
+
+
+def explain_idcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+                      gain: Gain = "linear", discount: str = "log2", ideal: str = "judged") -> Breakdown:
+    r"""IDCG@K, the DCG@K of the ideal ranking: the best possible DCG@K for this query.
+
+    .. math:: \mathrm{IDCG@}K = \mathrm{DCG@}K(\text{items sorted by gain, best first})
+
+    ``ideal="judged"`` (default, trec_eval) sorts every judged item of the query;
+    ``"retrieved"`` sorts only the ranked items. Ties keep the current ranking's order.
+
+    Example (grades 0, 4, 1, 3, 4, 1, 3, 2; ideal 4, 4, 3, ...):
+    :math:`\mathrm{IDCG@}2 = \frac{4}{\log_2 2} + \frac{4}{\log_2 3} \approx 6.5237`.
+
+    >>> round(idcg_at_k(list("12345678"), dict(zip("12345678", [0, 4, 1, 3, 4, 1, 3, 2])), 2), 4)
+    6.5237
+    """
+    ranking = check_ranking(ranking)
+    k = check_cutoff(k)
+    gain = check_gain(gain)
+    check_variant("discount", discount)
+    check_variant("ideal", ideal)
+    return _explain_dcg(_ideal_order(ranking, judgments, gain, ideal), judgments, k, gain, discount, "IDCG")
+
+
+def idcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+              gain: Gain = "linear", discount: str = "log2", ideal: str = "judged") -> float:
+    """The value of :func:`explain_idcg_at_k`."""
+    return explain_idcg_at_k(ranking, judgments, k, gain=gain, discount=discount, ideal=ideal).value
+
+
+def explain_ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+                      gain: Gain = "linear", discount: str = "log2", ideal: str = "judged") -> Breakdown:
+    r"""NDCG@K: DCG@K divided by the best possible DCG@K, so 1 means an ideal top K.
+
+    .. math:: \mathrm{NDCG@}K = \frac{\mathrm{DCG@}K}{\mathrm{IDCG@}K}
+
+    Conventions: IDCG@K = 0 (no item with positive gain) gives 0; variants as in the module
+    docstring. The breakdown's parts are the DCG and IDCG breakdowns; its rows pair each rank's
+    DCG term with the ideal ranking's term and give the running NDCG@k.
+
+    Example (grades 0, 4, 1, 3, 4, 1, 3, 2 by rank):
+    :math:`\mathrm{NDCG@}2 = \frac{2.5237}{6.5237} \approx 0.3869`; at K = 8, 0.7283 (the article
+    prints 0.41 for this ranking; its code used other grades).
+
+    >>> grades = dict(zip("12345678", [0, 4, 1, 3, 4, 1, 3, 2]))
+    >>> explain_ndcg_at_k(list("12345678"), grades, 2).plugged_latex
+    '\\mathrm{NDCG@}2 \\approx \\frac{2.5237}{6.5237} \\approx 0.3869'
+    >>> round(ndcg_at_k(list("12345678"), grades, 8), 4), ndcg_at_k(["a"], {"a": 0}, 1)
+    (0.7283, 0.0)
+    """
+    dcg = explain_dcg_at_k(ranking, judgments, k, gain=gain, discount=discount)
+    idcg = explain_idcg_at_k(ranking, judgments, k, gain=gain, discount=discount, ideal=ideal)
+    plugged: Expr = Frac(Num(dcg.value), Num(idcg.value)) if idcg.value > 0 else Num(0)
+    notes = () if idcg.value > 0 else ("No item has a positive gain, so IDCG = 0: NDCG is defined as 0 (trec_eval).",)
+    rows = []
+    for index in range(max(len(dcg.rows), len(idcg.rows))):
+        own = dcg.rows[index] if index < len(dcg.rows) else None
+        best = idcg.rows[index] if index < len(idcg.rows) else None
+        running_dcg = own["running_total"] if own else dcg.value
+        running_idcg = best["running_total"] if best else idcg.value
+        rows.append({"rank": index + 1, "item": own and own["item"], "grade": own and own["grade"],
+                     "contribution": own["contribution"] if own else 0.0, "dcg": running_dcg,
+                     "ideal_item": best and best["item"], "ideal_grade": best and best["grade"],
+                     "ideal_contribution": best["contribution"] if best else 0.0, "idcg": running_idcg,
+                     "ndcg": running_dcg / running_idcg if running_idcg > 0 else 0.0})
+    return Breakdown(measure=measure_name("NDCG", k), value=float(plugged.value()), lhs=latex_measure("NDCG", k),
+                     symbolic=r"\mathrm{NDCG@}K = \frac{\mathrm{DCG@}K}{\mathrm{IDCG@}K}",
+                     symbolic_text="NDCG@K = DCG@K / IDCG@K, the DCG of the ranking over the DCG of the ideal ranking",
+                     plugged=plugged, rows=tuple(rows),
+                     columns=(Column("rank", "k"), Column("item", "item"), Column("grade", "rel_k"),
+                              Column("contribution", "DCG term"), Column("dcg", "DCG@k"),
+                              Column("ideal_item", "ideal item"), Column("ideal_grade", "ideal rel_k"),
+                              Column("ideal_contribution", "IDCG term"), Column("idcg", "IDCG@k"),
+                              Column("ndcg", "NDCG@k")),
+                     notes=notes + dcg.notes, parts={"DCG": dcg, "IDCG": idcg})
+
+
+def ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None = None, *,
+              gain: Gain = "linear", discount: str = "log2", ideal: str = "judged") -> float:
+    """The value of :func:`explain_ndcg_at_k`."""
+    return explain_ndcg_at_k(ranking, judgments, k, gain=gain, discount=discount, ideal=ideal).value

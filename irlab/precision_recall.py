@@ -1,0 +1,191 @@
+r"""Order-unaware metrics at K: Precision@K, Recall@K, R-precision and Success@K.
+
+All four count the relevant items in the top K (the true positives of
+:mod:`irlab.confusion`) and ignore their order:
+
+.. math::
+
+    \mathrm{Precision@}K = \frac{TP@K}{K} \qquad \mathrm{Recall@}K = \frac{TP@K}{TP@K + FN@K} = \frac{TP@K}{R}
+
+R-precision is Precision@R with R the number of relevant items; Success@K is 1 when at
+least one relevant item is in the top K. Defaults follow trec_eval (``P_k``, ``recall_k``,
+``Rprec``, ``success_k``); the denominators have named variants (:mod:`irlab.conventions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from irlab.breakdown import Breakdown, latex_measure, measure_name
+from irlab.confusion import explain_confusion_at_k
+from irlab.conventions import check_variant
+from irlab.formula import Add, Expr, Frac, Min, Num
+from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, num_relevant
+
+_NO_RELEVANT = "The query has no relevant item: the value is defined as 0 (trec_eval)."
+
+
+def _with_counts(confusion: Breakdown, *, measure: str, lhs: str, symbolic: str, symbolic_text: str,
+                 plugged: Expr, notes: Sequence[str] = ()) -> Breakdown:
+    """A metric breakdown over the confusion rows of the same ranking (one computation)."""
+    return Breakdown(measure=measure, value=float(plugged.value()), lhs=lhs, symbolic=symbolic, symbolic_text=symbolic_text,
+                     plugged=plugged, rows=confusion.rows, columns=confusion.columns,
+                     notes=tuple(notes) + confusion.notes, parts=confusion.parts)
+
+
+def explain_precision_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
+                           relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "k") -> Breakdown:
+    r"""Precision@K: the share of the top K that is relevant.
+
+    .. math:: \mathrm{Precision@}K = \frac{TP@K}{TP@K + FP@K} = \frac{TP@K}{K}
+
+    Conventions: ``denominator="k"`` (default, trec_eval ``P_k``) divides by K even when fewer
+    than K items were ranked; ``"retrieved"`` divides by the items actually returned, TP + FP
+    (torchmetrics ``adaptive_k``), and is 0 when nothing was returned. An empty ranking scores 0.
+
+    Example (relevant at ranks 2, 4, 5, 7): :math:`\mathrm{Precision@}2 = \frac{1}{2} = 0.5`.
+
+    >>> explain_precision_at_k(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 2).plugged_latex
+    '\\mathrm{Precision@}2 = \\frac{1}{2} = 0.5'
+    >>> precision_at_k(["a", "b"], {"a": 1}, 5), precision_at_k(["a", "b"], {"a": 1}, 5, denominator="retrieved")
+    (0.2, 0.5)
+    """
+    check_variant("precision_denominator", denominator)
+    confusion = explain_confusion_at_k(ranking, judgments, k, relevance_level=relevance_level)
+    tp, fp = confusion.value.TP, confusion.value.FP
+    notes = []
+    if denominator == "k":
+        plugged: Expr = Frac(Num(tp), Num(k))
+        symbolic, words = r"\mathrm{Precision@}K = \frac{TP@K}{K}", "Precision@K = relevant items in the top K / K"
+        if len(ranking) < k:
+            notes.append(f"Only {len(ranking)} items were ranked, fewer than K = {k}; trec_eval still divides by K.")
+    else:
+        plugged = Frac(Num(tp), Add(Num(tp), Num(fp))) if tp + fp else Num(0)
+        symbolic, words = (r"\mathrm{Precision@}K = \frac{TP@K}{TP@K + FP@K}",
+                           "Precision@K = relevant items in the top K / items returned in the top K")
+        if not tp + fp:
+            notes.append("Nothing was returned: the value is defined as 0.")
+    return _with_counts(confusion, measure=measure_name("Precision", k), lhs=latex_measure("Precision", k),
+                        symbolic=symbolic, symbolic_text=words, plugged=plugged, notes=notes)
+
+
+def precision_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
+                   relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "k") -> float:
+    """The value of :func:`explain_precision_at_k`.
+
+    >>> precision_at_k(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 7)
+    0.5714285714285714
+    """
+    return explain_precision_at_k(ranking, judgments, k, relevance_level=relevance_level,
+                                  denominator=denominator).value
+
+
+def explain_recall_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
+                        relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "relevant") -> Breakdown:
+    r"""Recall@K: the share of all relevant items that made it into the top K.
+
+    .. math:: \mathrm{Recall@}K = \frac{TP@K}{TP@K + FN@K} = \frac{TP@K}{R}
+
+    Conventions: ``denominator="relevant"`` (default, trec_eval ``recall_k``) divides by R, every
+    relevant judged item; ``"min-k-r"`` divides by :math:`\min(K, R)`. A query without relevant
+    items scores 0. K >= N returns everything, so recall is 1 whenever every relevant item is ranked.
+
+    Example (relevant at ranks 2, 4, 5, 7): :math:`\mathrm{Recall@}2 = \frac{1}{1 + 3} = 0.25`.
+
+    >>> explain_recall_at_k(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 2).plugged_latex
+    '\\mathrm{Recall@}2 = \\frac{1}{1 + 3} = 0.25'
+    >>> recall_at_k(["a"], {"b": 0}, 1)
+    0.0
+    """
+    check_variant("recall_denominator", denominator)
+    confusion = explain_confusion_at_k(ranking, judgments, k, relevance_level=relevance_level)
+    tp, fn = confusion.value.TP, confusion.value.FN
+    notes = []
+    if tp + fn == 0:
+        plugged: Expr = Num(0)
+        notes.append(_NO_RELEVANT)
+    elif denominator == "relevant":
+        plugged = Frac(Num(tp), Add(Num(tp), Num(fn)))
+    else:
+        plugged = Frac(Num(tp), Num(min(k, tp + fn)))
+    if denominator == "relevant":
+        symbolic, words = (r"\mathrm{Recall@}K = \frac{TP@K}{TP@K + FN@K}",
+                           "Recall@K = relevant items in the top K / all relevant items")
+    else:
+        symbolic, words = (r"\mathrm{Recall@}K = \frac{TP@K}{\min(K, R)}",
+                           "Recall@K = relevant items in the top K / the smaller of K and the number of relevant items")
+    return _with_counts(confusion, measure=measure_name("Recall", k), lhs=latex_measure("Recall", k),
+                        symbolic=symbolic, symbolic_text=words, plugged=plugged, notes=notes)
+
+
+def recall_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
+                relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "relevant") -> float:
+    """The value of :func:`explain_recall_at_k`.
+
+    >>> recall_at_k(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 5)
+    0.75
+    """
+    return explain_recall_at_k(ranking, judgments, k, relevance_level=relevance_level, denominator=denominator).value
+
+
+def explain_r_precision(ranking: Sequence[str], judgments: Mapping[str, int], *,
+                        relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> Breakdown:
+    r"""R-precision: Precision@R, where R is the number of relevant items of the query.
+
+    .. math:: \mathrm{R\text{-}precision} = \mathrm{Precision@}R = \frac{TP@R}{R}
+
+    At K = R, precision and recall are equal. Conventions as trec_eval ``Rprec``: a query
+    without relevant items scores 0; a ranking shorter than R still divides by R.
+
+    Example (4 relevant items at ranks 2, 4, 5, 7): :math:`\frac{2}{4} = 0.5`.
+
+    >>> r_precision(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1})
+    0.5
+    """
+    r = num_relevant(judgments, relevance_level)
+    symbolic = r"\mathrm{R\text{-}precision} = \mathrm{Precision@}R = \frac{TP@R}{R}"
+    words = "R-precision = relevant items in the top R / R, where R is the number of relevant items"
+    if r == 0:
+        return Breakdown(measure="R-precision", value=0.0, lhs=r"\mathrm{R\text{-}precision}", symbolic=symbolic,
+                         symbolic_text=words, plugged=Num(0), notes=(_NO_RELEVANT,))
+    at_r = explain_precision_at_k(ranking, judgments, r, relevance_level=relevance_level)
+    return at_r.relabelled("R-precision", r"\mathrm{R\text{-}precision}", symbolic, words)
+
+
+def r_precision(ranking: Sequence[str], judgments: Mapping[str, int], *,
+                relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> float:
+    """The value of :func:`explain_r_precision`.
+
+    >>> r_precision(["a", "b"], {"b": 1, "c": 1, "d": 0})
+    0.5
+    """
+    return explain_r_precision(ranking, judgments, relevance_level=relevance_level).value
+
+
+def explain_success_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
+                         relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> Breakdown:
+    r"""Success@K (hit rate): 1 when at least one relevant item is in the top K, else 0.
+
+    .. math:: \mathrm{Success@}K = \min(1, TP@K)
+
+    Conventions as trec_eval ``success_k``; averaged over queries it is the hit rate.
+
+    Example (first relevant item at rank 2): Success@1 = 0, Success@2 = 1.
+
+    >>> success_at_k(list("12345678"), {"2": 1}, 1), success_at_k(list("12345678"), {"2": 1}, 2)
+    (0.0, 1.0)
+    """
+    confusion = explain_confusion_at_k(ranking, judgments, k, relevance_level=relevance_level)
+    tp = confusion.value.TP
+    plugged = Min(Num(1), Num(tp))
+    return _with_counts(confusion, measure=measure_name("Success", k), lhs=latex_measure("Success", k),
+                        symbolic=r"\mathrm{Success@}K = \min(1,\, TP@K)",
+                        symbolic_text="Success@K = 1 if at least one relevant item is in the top K, else 0",
+                        plugged=plugged)
+
+
+def success_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
+                 relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> float:
+    """The value of :func:`explain_success_at_k`."""
+    return explain_success_at_k(ranking, judgments, k, relevance_level=relevance_level).value
+
