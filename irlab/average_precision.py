@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from irlab.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
 from irlab.conventions import check_variant
-from irlab.formula import Add, Expr, Frac, Num
+from irlab.formula import Add, Expr, Frac, Mul, Num
 from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant, num_relevant
 from irlab.rankings import check_cutoff, check_ranking
 from irlab.reciprocal_rank import RankedQueries
@@ -43,11 +43,11 @@ def explain_average_precision(ranking: Sequence[str], judgments: Mapping[str, in
     Rows hold rank, item, :math:`rel_k`, P@k, the term :math:`P@k \cdot rel_k` and the running sum.
 
     Example ("cat in a box", relevant at ranks 2, 4, 5, 7, K = 8):
-    :math:`\frac{\frac{1}{2} + \frac{2}{4} + \frac{3}{5} + \frac{4}{7}}{4} \approx 0.5429`.
+    :math:`\frac{1}{4}(\frac{1}{2} + \frac{2}{4} + \frac{3}{5} + \frac{4}{7}) \approx 0.5429`.
 
     >>> b = explain_average_precision(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 8)
     >>> b.plugged_latex
-    '\\mathrm{AP@}8 = \\frac{\\frac{1}{2} + \\frac{2}{4} + \\frac{3}{5} + \\frac{4}{7}}{4} \\approx 0.5429'
+    '\\mathrm{AP@}8 = \\frac{1}{4} \\cdot \\left(\\frac{1}{2} + \\frac{2}{4} + \\frac{3}{5} + \\frac{4}{7}\\right) \\approx 0.5429'
     >>> round(average_precision(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, 2, denominator="min-k-r"), 4)
     0.25
     """
@@ -71,8 +71,8 @@ def explain_average_precision(ranking: Sequence[str], judgments: Mapping[str, in
         row["running_sum"] = running
     r = num_relevant(judgments, relevance_level)
     count = {"relevant": r, "min-k-r": r if k is None else min(k, r), "found": hits}[denominator]
-    numerator = Add(terms)
-    plugged: Expr = Frac(numerator, Num(count)) if count else Num(0)
+    # 1/R times the sum reads better on screen than a fraction of fractions
+    plugged: Expr = Mul(Frac(Num(1), Num(count)), Add(terms)) if count else Num(0)
     notes = []
     if not r:
         notes.append("The query has no relevant item: AP is defined as 0 (trec_eval).")

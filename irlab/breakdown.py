@@ -106,6 +106,30 @@ class Breakdown:
         lines.extend(self.notes)
         return "\n".join(lines)
 
+    def table(self, labels: Mapping[str, str] | None = None) -> tuple[list[str], list[list[str]]]:
+        """The rows as display text: (headers, cells). Items read "2 · White cat in a box".
+
+        >>> from irlab.precision_recall import explain_recall_at_k
+        >>> headers, cells = explain_recall_at_k(["a", "b"], {"b": 1}, 1).table({"b": "Bee"})
+        >>> headers[:3], cells[1][:5]
+        (['rank', 'item', 'grade'], ['2', 'b · Bee', '1', 'yes', 'no'])
+        """
+        labels = labels or {}
+        headers = [column.label for column in self.columns]
+        cells = []
+        for row in self.rows:
+            line = []
+            for column in self.columns:
+                value = row.get(column.key)
+                if value is None:
+                    line.append("")
+                elif column.key in ("item", "ideal_item") and value in labels:
+                    line.append(f"{value} · {labels[value]}")
+                else:
+                    line.append(_cell_text(value))
+            cells.append(line)
+        return headers, cells
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for exports and answer keys)."""
         return {

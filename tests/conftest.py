@@ -1,4 +1,4 @@
-"""Shared fixtures: the golden values of the walkthrough, and where trec_eval's test data lives."""
+"""Shared fixtures: the golden values of the walkthrough."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).parent / "data"
-TREC_EVAL_TEST = Path(__file__).resolve().parents[2] / "shared" / "trec_eval_test"
-"""trec_eval's own test files, present in CI next to the repository (never copied into it)."""
 
 
 @pytest.fixture(scope="session")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TREC_EVAL_TEST
 from irlab.evaluate import evaluate
 from irlab.trec import read_qrels, read_run
 
-FOLDER = Path(os.environ.get("IRLAB_TREC_EVAL_TEST", TREC_EVAL_TEST))
+FOLDER = Path(os.environ.get("IRLAB_TREC_EVAL_TEST",
+                             Path(__file__).resolve().parents[1].parent / "shared" / "trec_eval_test"))
 pytestmark = pytest.mark.skipif(not (FOLDER / "qrels.test").exists(),
                                 reason=f"trec_eval's test data is not at {FOLDER} (CI provides ../shared/trec_eval_test)")
 
