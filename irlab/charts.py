@@ -1,0 +1,177 @@
+"""Plotly figures built from breakdowns and curves, each with a text alternative.
+
+Colours are the Okabe–Ito palette (safe for colour-blind readers) and are never the only
+signal: every series also has its own line dash and marker symbol, and the current K is
+marked by a labelled line. Each ``*_figure`` function has a ``describe_*`` twin that says in
+words what the chart shows, for a caption and for screen readers.
+
+Figures are built as plain Plotly specs (dicts). Building a ``go.Figure`` validates every
+property, ~30 ms per chart, a third of a drag's time budget; the tests validate every spec with
+full validation instead, and :func:`to_figure` hands the spec over as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from irlab.breakdown import Breakdown
+from irlab.curves import Curve
+from irlab.formula import format_number
+
+OKABE_ITO = {"blue": "#0072B2", "orange": "#E69F00", "green": "#009E73", "vermillion": "#D55E00",
+             "sky": "#56B4E9", "purple": "#CC79A7", "yellow": "#F0E442", "grey": "#6B6B6B"}
+SERIES_STYLES = (("blue", "solid", "circle"), ("vermillion", "dash", "square"), ("green", "dot", "diamond"),
+                 ("purple", "dashdot", "triangle-up"))
+
+Spec = dict[str, Any]
+
+
+class SpecFigure(go.Figure):
+    """A checked spec in the shape of a ``go.Figure``, for ``st.plotly_chart`` only.
+
+    Streamlit reads a figure through ``to_dict()`` (``plotly.tools.return_figure_from_figure_or_data``)
+    and serialises that dict; building Plotly's object tree only to undo it cost 1-2 ms per chart
+    on every drag. tests/test_charts.py checks both the specs and this contract.
+    """
+
+    def __init__(self, spec: Spec) -> None:  # deliberately skips go.Figure's validating constructor
+        self._spec = spec
+
+    def to_dict(self) -> Spec:
+        return self._spec
+
+    def full(self) -> go.Figure:
+        """The same figure as a real, validated ``go.Figure`` (tests, exports)."""
+        return go.Figure(self._spec)
+
+
+def to_figure(spec: Spec) -> SpecFigure:
+    """The figure of a spec, ready for ``st.plotly_chart`` (see :class:`SpecFigure`)."""
+    return SpecFigure(spec)
+
+
+def _layout(*, title: str, x_title: str, y_title: str, large: bool, height: int = 340) -> Spec:
+    size = 20 if large else 14
+    return {
+        "title": {"text": title, "x": 0, "font": {"size": size + 2}},
+        "height": int(height * (1.3 if large else 1)),
+        "margin": {"l": 10, "r": 10, "t": 56, "b": 10},
+        "font": {"size": size},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
+        "hovermode": "x unified",
+        "xaxis": {"title": {"text": x_title}, "dtick": 1},
+        "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"},
+    }
+
+
+def _k_marker(k: int, large: bool) -> tuple[Spec, Spec]:
+    """A dotted vertical line at K and its label."""
+    line = {"type": "line", "xref": "x", "yref": "paper", "x0": k, "x1": k, "y0": 0, "y1": 1,
+            "line": {"color": OKABE_ITO["grey"], "dash": "dot", "width": 2}}
+    label = {"text": f"K = {k}", "xref": "x", "yref": "paper", "x": k, "y": 1, "xanchor": "right", "yanchor": "top",
+             "showarrow": False, "font": {"size": 18 if large else 13}}
+    return line, label
+
+
+def curves_spec(curves: Mapping[str, Curve], k: int, *, title: str, y_title: str = "value",
+                unit_range: bool = True, large: bool = False) -> Spec:
+    """Each curve over K as a line with markers; the point at the current K enlarged and labelled."""
+    traces = []
+    for (name, series), (colour, dash, symbol) in zip(curves.items(), SERIES_STYLES):
+        values = series.values
+        traces.append({
+            "type": "scatter", "x": list(series.ks), "y": values, "name": name, "mode": "lines+markers+text",
+            "text": [format_number(v) if x == k else "" for x, v in zip(series.ks, values)],
+            "textposition": "top center", "textfont": {"color": OKABE_ITO[colour], "size": 18 if large else 13},
+            "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 3},
+            "marker": {"symbol": symbol, "size": [16 if x == k else 9 for x in series.ks], "color": OKABE_ITO[colour]},
+            "hovertemplate": f"{name}@%{{x}} = %{{y:.4f}}<extra></extra>"})
+    layout = _layout(title=title, x_title="K", y_title=y_title, large=large)
+    if unit_range:
+        layout["yaxis"]["range"] = [-0.05, 1.15]
+    line, label = _k_marker(k, large)
+    layout["shapes"], layout["annotations"] = [line], [label]
+    return {"data": traces, "layout": layout}
+
+
+def describe_curves(curves: Mapping[str, Curve], k: int) -> str:
+    """Words for :func:`curves_spec`: where each curve starts, ends, and its value at K.
+
+    >>> from irlab.curves import curve
+    >>> from irlab.precision_recall import explain_recall_at_k
+    >>> describe_curves({"Recall": curve(explain_recall_at_k, list("1234"), {"2": 1})}, 2)
+    'Chart over K = 1 to 4. Recall: 0 at K = 1, 1 at K = 4, first reaches 1 at K = 2; at K = 2 it is 1.'
+    """
+    ks = next(iter(curves.values())).ks
+    parts = []
+    for name, series in curves.items():
+        values = series.values
+        peak = max(values)
+        parts.append(f"{name}: {format_number(values[0])} at K = {ks[0]}, {format_number(values[-1])} at K = "
+                     f"{ks[-1]}, first reaches {format_number(peak)} at K = {series.ks[values.index(peak)]}; "
+                     f"at K = {k} it is {format_number(series.at(k).value)}")
+    return f"Chart over K = {ks[0]} to {ks[-1]}. " + ". ".join(parts) + "."
+
+
+def dcg_spec(curves: Mapping[str, Curve], k: int, *, large: bool = False) -> Spec:
+    """DCG@K and IDCG@K together over K: the gap is what the ranking loses to the ideal order."""
+    return curves_spec({name: curves[name] for name in ("DCG", "IDCG")}, k, title="DCG@K and IDCG@K",
+                       y_title="discounted cumulative gain", unit_range=False, large=large)
+
+
+def ap_terms_spec(per_query: Mapping[str, Breakdown], k: int, *, large: bool = False) -> Spec:
+    """Precision@k at every rank of each query up to K; relevant ranks (the terms AP adds) filled."""
+    traces = []
+    for (name, breakdown), (colour, dash, symbol) in zip(per_query.items(), SERIES_STYLES):
+        rel = breakdown.column("rel")
+        traces.append({
+            "type": "scatter", "x": breakdown.column("rank"), "y": breakdown.column("precision"),
+            "name": f"{name} (AP {breakdown.display_value})", "mode": "lines+markers",
+            "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 2},
+            "marker": {"symbol": [symbol if r else f"{symbol}-open" for r in rel], "size": 15 if large else 12,
+                       "color": OKABE_ITO[colour], "line": {"width": 2, "color": OKABE_ITO[colour]}},
+            "customdata": ["relevant: this term counts" if r else "not relevant: adds nothing" for r in rel],
+            "hovertemplate": f"{name}: P@%{{x}} = %{{y:.4f}} (%{{customdata}})<extra></extra>"})
+    layout = _layout(title="Precision@k at each rank; filled markers are relevant ranks, the terms AP adds up",
+                     x_title="rank k", y_title="Precision@k", large=large)
+    layout["yaxis"]["range"] = [-0.05, 1.1]
+    layout["xaxis"]["range"] = [0.5, max(k, 1) + 0.5]
+    return {"data": traces, "layout": layout}
+
+
+def describe_ap_terms(per_query: Mapping[str, Breakdown]) -> str:
+    """Words for :func:`ap_terms_spec`: each query's relevant ranks and the precision there."""
+    parts = []
+    for name, breakdown in per_query.items():
+        terms = [f"P@{row['rank']} = {format_number(row['precision'])}" for row in breakdown.rows if row["rel"]]
+        parts.append(f"{name}: " + (", ".join(terms) if terms else "no relevant item in the top K")
+                     + f", AP = {breakdown.display_value}")
+    return "Precision at each relevant rank. " + "; ".join(parts) + "."
+
+
+def conventions_spec(rows: Sequence[tuple[str, str, float, bool]], *, large: bool = False) -> Spec:
+    """Horizontal bars, one per (label group, variant, value, is_default); defaults solid blue, others hatched."""
+    labels = [f"{group}: {variant}" for group, variant, _, _ in rows]
+    values = [value for _, _, value, _ in rows]
+    defaults = [is_default for *_, is_default in rows]
+    layout = _layout(title="The current ranking under each convention (solid blue: trec_eval's default)",
+                     x_title="value", y_title="", large=large, height=80 + 34 * len(rows))
+    layout["yaxis"] = {"autorange": "reversed", "automargin": True}
+    layout["xaxis"] = {"title": {"text": "value"}, "range": [0, max([*values, 1.0]) * 1.3]}
+    layout["hovermode"] = "closest"
+    return {"data": [{
+        "type": "bar", "orientation": "h", "x": values, "y": labels, "textposition": "outside",
+        "text": [format_number(v) + (" (default)" if d else "") for v, d in zip(values, defaults)],
+        "marker": {"color": [OKABE_ITO["blue"] if d else OKABE_ITO["orange"] for d in defaults],
+                   "pattern": {"shape": ["" if d else "/" for d in defaults]}},
+        "hovertemplate": "%{y}: %{x:.4f}<extra></extra>"}], "layout": layout}
+
+
+def describe_conventions(rows: Sequence[tuple[str, str, float, bool]]) -> str:
+    """Words for :func:`conventions_spec`."""
+    return "Values under each convention: " + "; ".join(
+        f"{group}, {variant}: {format_number(value)}{' (default)' if is_default else ''}"
+        for group, variant, value, is_default in rows) + "."

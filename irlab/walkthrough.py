@@ -1,0 +1,403 @@
+"""What each walkthrough chapter shows, computed from the learner's state (no Streamlit).
+
+A page asks for its chapter's view (``recall_precision_view(state)``) and renders it: the
+headline values, the breakdowns, the curves and the tile rows all come from irlab's metrics
+here, so pages hold no arithmetic and every number on screen has one computation behind it.
+
+The state is what the learner controls: the shared ranking of the eight pictures, K, the
+relevance mode, edited grades, the rankings of the two other MRR/MAP queries, how many items
+the system returned (Conventions), and presentation mode. ``None`` for K or the mode means
+"not chosen yet": each chapter then uses its sources' example (:mod:`irlab.chapters`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from irlab.average_precision import explain_average_precision, explain_mean_average_precision
+from irlab.breakdown import Breakdown
+from irlab.chapters import Chapter
+from irlab.confusion import CLASS_LABELS, explain_confusion_at_k
+from irlab.conventions import CONVENTIONS, TOPIC_LABELS, Variant
+from irlab.curves import Curve, curve
+from irlab.dcg import explain_cg_at_k, explain_ndcg_at_k
+from irlab.formula import format_number
+from irlab.judgments import Judgments
+from irlab.precision_recall import explain_precision_at_k, explain_recall_at_k
+from irlab.rankings import ideal_ranking
+from irlab.reciprocal_rank import explain_mean_reciprocal_rank
+from irlab.scenario import Query
+from irlab.scenarios.art import picture_data_uri
+from irlab.scenarios.cats_in_boxes import (BINARY_QUERIES, CAT_IN_A_BOX, CATS_IN_BOXES, DARK_CAT, WHITE_CAT,
+                                           WHITE_CAT_IN_A_BOX)
+
+SCENARIO = CATS_IN_BOXES
+MODES = ("binary", "graded")
+MODE_QUERY = {"binary": CAT_IN_A_BOX, "graded": WHITE_CAT_IN_A_BOX}
+"""Binary mode ranks for "cat in a box"; graded mode for "white cat in a box" (0-4)."""
+OTHER_QUERIES = (WHITE_CAT, DARK_CAT)
+"""The MRR/MAP queries with rankings of their own (the first query shares the main ranking)."""
+MAIN_TARGET = "main"
+"""A tile row whose moves reorder the shared ranking."""
+
+
+@dataclass(frozen=True)
+class WalkthroughState:
+    """Everything the learner controls; immutable, so a change is a new state."""
+
+    order: tuple[str, ...] = SCENARIO.query(CAT_IN_A_BOX).default_ranking
+    k: int | None = None
+    mode: str | None = None
+    grades: Mapping[str, int] | None = None
+    query_orders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    returned: int | None = None
+    present: bool = False
+
+    def effective_k(self, chapter: Chapter) -> int:
+        """K as shown in ``chapter``: the learner's, else the chapter's example."""
+        return self.k if self.k is not None else chapter.default_k
+
+    def effective_mode(self, chapter: Chapter) -> str:
+        """The relevance mode as shown in ``chapter``."""
+        return self.mode if self.mode is not None else chapter.default_mode
+
+    def query_order(self, query_id: str) -> tuple[str, ...]:
+        """The ranking of one of the binary queries (the first one shares the main order)."""
+        if query_id == CAT_IN_A_BOX:
+            return self.order
+        return self.query_orders.get(query_id, SCENARIO.query(query_id).default_ranking)
+
+    def graded_judgments(self) -> Judgments:
+        """The grades of "white cat in a box", with the learner's edits."""
+        rubric = SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments
+        return rubric if self.grades is None else Judgments(self.grades, scale="graded", max_grade=rubric.max_grade)
+
+    def judgments(self, mode: str) -> Judgments:
+        """The judgments of the query ranked in ``mode``."""
+        return self.graded_judgments() if mode == "graded" else SCENARIO.query(MODE_QUERY[mode]).judgments
+
+    def with_preset(self, chapter: Chapter) -> WalkthroughState:
+        """The sources' example of ``chapter``: default rankings and grades, its K and mode."""
+        return replace(DEFAULT_STATE, k=chapter.default_k, mode=chapter.default_mode, present=self.present)
+
+
+DEFAULT_STATE = WalkthroughState()
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A headline value: its label names the measure and K (``Recall@2``), as screen readers read it."""
+
+    label: str
+    value: float
+    help: str = ""
+
+    @property
+    def display(self) -> str:
+        return format_number(self.value)
+
+
+@dataclass(frozen=True)
+class TileRow:
+    """One row of picture tiles: everything the tile component needs, in rank order."""
+
+    key: str
+    label: str
+    query: Query
+    tiles: tuple[Mapping[str, object], ...]
+    k: int | None
+    mode: str
+    editable_grades: bool
+    default_order: tuple[str, ...]
+    ideal_order: tuple[str, ...]
+    show_classes: bool
+
+
+@lru_cache(maxsize=None)
+def _picture(item_id: str) -> str:
+    picture = SCENARIO.item(item_id).picture
+    return picture_data_uri(picture) if picture else ""
+
+
+def _relevance_label(grade: int, mode: str, max_grade: int) -> str:
+    if mode == "binary":
+        return "relevant" if grade >= 1 else "not relevant"
+    return f"grade {grade} of {max_grade}"
+
+
+def tile_row(key: str, query: Query, ranking: Sequence[str], judgments: Judgments, mode: str, k: int | None, *,
+             show_classes: bool = False, editable_grades: bool = False) -> TileRow:
+    """The tiles of ``ranking`` with their grades and, at cutoff ``k``, their TP/FP/FN/TN class."""
+    classes = {}
+    if k is not None:
+        classes = {row["item"]: row["class"] for row in explain_confusion_at_k(ranking, judgments, k).rows}
+    tiles = []
+    for item_id in ranking:
+        item = SCENARIO.item(item_id)
+        grade = judgments.grade(item_id)
+        cls = classes.get(item_id) if show_classes else None
+        tiles.append({"id": item_id, "title": item.title, "alt": item.alt, "picture": _picture(item_id),
+                      "relevance": grade, "relevance_label": _relevance_label(grade, mode, judgments.max_grade),
+                      "class": cls, "class_label": CLASS_LABELS.get(cls, "") if cls else ""})
+    return TileRow(key=key, label=f"Ranking for \u201c{query.text}\u201d", query=query, tiles=tuple(tiles), k=k,
+                   mode=mode, editable_grades=editable_grades, default_order=query.default_ranking,
+                   ideal_order=tuple(ideal_ranking(judgments, ranking)), show_classes=show_classes)
+
+
+def main_row(state: WalkthroughState, chapter: Chapter, *, show_classes: bool = False,
+             k: int | None = None) -> TileRow:
+    """The shared ranking's tiles as ``chapter`` shows them (grades editable in graded mode)."""
+    mode = state.effective_mode(chapter)
+    return tile_row("tiles-main", SCENARIO.query(MODE_QUERY[mode]), state.order, state.judgments(mode), mode,
+                    k if k is not None else state.effective_k(chapter), show_classes=show_classes,
+                    editable_grades=mode == "graded")
+
+
+def ranking_and_judgments(state: WalkthroughState, chapter: Chapter) -> tuple[tuple[str, ...], Judgments]:
+    """The shared ranking and the judgments of the chapter's mode."""
+    return state.order, state.judgments(state.effective_mode(chapter))
+
+
+# --- chapter 1 -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ConfusionView:
+    k: int
+    mode: str
+    confusion: Breakdown
+    headline: tuple[Headline, ...]
+    row: TileRow
+
+
+def confusion_view(state: WalkthroughState, chapter: Chapter) -> ConfusionView:
+    """Chapter 1: TP/FP/FN/TN at K and each tile's class."""
+    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
+    confusion = explain_confusion_at_k(*ranking_and_judgments(state, chapter), k)
+    headline = tuple(Headline(name, count, f"{CLASS_LABELS[name]}s: {confusion.parts[name].symbolic_text}")
+                     for name, count in confusion.value._asdict().items())
+    return ConfusionView(k, mode, confusion, headline, main_row(state, chapter, show_classes=True))
+
+
+def confusion_matrix(confusion: Breakdown) -> tuple[list[str], list[list[str]]]:
+    """The 2x2 matrix as (headers, cells), each cell naming its class and count.
+
+    >>> from irlab.confusion import explain_confusion_at_k
+    >>> confusion_matrix(explain_confusion_at_k(list("1234"), {"2": 1}, 2))[1]
+    [['actually relevant', 'TP = 1', 'FN = 0'], ['actually not relevant', 'FP = 1', 'TN = 2']]
+    """
+    counts = confusion.value
+    return (["", "returned (predicted relevant)", "not returned (predicted not relevant)"],
+            [["actually relevant", f"TP = {counts.TP}", f"FN = {counts.FN}"],
+             ["actually not relevant", f"FP = {counts.FP}", f"TN = {counts.TN}"]])
+
+
+# --- chapter 2 -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RecallPrecisionView:
+    k: int
+    mode: str
+    recall: Breakdown
+    precision: Breakdown
+    curves: Mapping[str, Curve]
+    headline: tuple[Headline, ...]
+    row: TileRow
+
+
+def recall_precision_view(state: WalkthroughState, chapter: Chapter) -> RecallPrecisionView:
+    """Chapter 2: Recall@K and Precision@K, with both curves over K = 1..N."""
+    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
+    ranking, judgments = ranking_and_judgments(state, chapter)
+    curves = {"Recall": curve(explain_recall_at_k, ranking, judgments),
+              "Precision": curve(explain_precision_at_k, ranking, judgments)}
+    recall, precision = curves["Recall"].at(k), curves["Precision"].at(k)
+    headline = (Headline(recall.measure, recall.value, recall.symbolic_text),
+                Headline(precision.measure, precision.value, precision.symbolic_text))
+    return RecallPrecisionView(k, mode, recall, precision, curves, headline, main_row(state, chapter))
+
+
+# --- chapters 3 and 4 ----------------------------------------------------------------------------
+
+def binary_rows(state: WalkthroughState, k: int | None) -> tuple[TileRow, ...]:
+    """One tile row per binary query, each with its own ranking."""
+    rows = []
+    for query_id in BINARY_QUERIES:
+        query = SCENARIO.query(query_id)
+        rows.append(tile_row(f"tiles-{query_id}", query, state.query_order(query_id), query.judgments, "binary", k))
+    return tuple(rows)
+
+
+def binary_row_targets() -> dict[str, str]:
+    """Tile row key -> what its moves reorder, for the three-query chapters."""
+    return {f"tiles-{q}": (MAIN_TARGET if q == CAT_IN_A_BOX else q) for q in BINARY_QUERIES}
+
+
+def _queries(state: WalkthroughState) -> dict[str, tuple[tuple[str, ...], Judgments]]:
+    return {SCENARIO.query(q).text: (state.query_order(q), SCENARIO.query(q).judgments) for q in BINARY_QUERIES}
+
+
+@dataclass(frozen=True)
+class MeanView:
+    k: int
+    mean: Breakdown
+    mean_at_k: Breakdown | None
+    per_query: Mapping[str, Breakdown]
+    headline: tuple[Headline, ...]
+    rows: tuple[TileRow, ...]
+
+
+def mrr_view(state: WalkthroughState, chapter: Chapter) -> MeanView:
+    """Chapter 3: each query's reciprocal rank and their mean; MRR@K as MS MARCO cuts it."""
+    k = state.effective_k(chapter)
+    mean = explain_mean_reciprocal_rank(_queries(state))
+    mean_at_k = explain_mean_reciprocal_rank(_queries(state), k)
+    headline = (Headline("MRR", mean.value, mean.symbolic_text),
+                *(Headline(f"RR · {name}", part.value, part.symbolic_text) for name, part in mean.parts.items()))
+    return MeanView(k, mean, mean_at_k, mean.parts, headline, binary_rows(state, None))
+
+
+def map_view(state: WalkthroughState, chapter: Chapter) -> MeanView:
+    """Chapter 4: each query's AP@K (the P@k x rel_k table) and MAP@K."""
+    k = state.effective_k(chapter)
+    mean = explain_mean_average_precision(_queries(state), k)
+    headline = (Headline(mean.measure, mean.value, mean.symbolic_text),
+                *(Headline(f"{part.measure} · {name}", part.value, part.symbolic_text)
+                  for name, part in mean.parts.items()))
+    return MeanView(k, mean, None, mean.parts, headline, binary_rows(state, k))
+
+
+# --- chapter 5 -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class NdcgView:
+    k: int
+    mode: str
+    cg: Breakdown
+    ndcg: Breakdown
+    curves: Mapping[str, Curve]
+    headline: tuple[Headline, ...]
+    row: TileRow
+    ideal_order: tuple[str, ...]
+
+    @property
+    def ideal_badges(self) -> list[str]:
+        """A caption per picture of the ideal order: its rank and grade."""
+        judgments = self.row.query.judgments
+        return [f"{rank} \u00b7 grade {judgments.grade(item)}" for rank, item in enumerate(self.ideal_order, start=1)]
+
+
+def ndcg_view(state: WalkthroughState, chapter: Chapter) -> NdcgView:
+    """Chapter 5: CG@K, DCG@K, IDCG@K and NDCG@K, the ideal order, and the curves over K."""
+    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
+    ranking, judgments = ranking_and_judgments(state, chapter)
+    ndcg_curve = curve(explain_ndcg_at_k, ranking, judgments)
+    curves = {"DCG": Curve(ndcg_curve.ks, tuple(b.parts["DCG"] for b in ndcg_curve.breakdowns)),
+              "IDCG": Curve(ndcg_curve.ks, tuple(b.parts["IDCG"] for b in ndcg_curve.breakdowns)),
+              "NDCG": ndcg_curve}
+    ndcg = ndcg_curve.at(k)
+    cg = explain_cg_at_k(ranking, judgments, k)
+    headline = tuple(Headline(b.measure, b.value, b.symbolic_text)
+                     for b in (cg, ndcg.parts["DCG"], ndcg.parts["IDCG"], ndcg))
+    ideal = tuple(ideal_ranking(judgments, ranking))
+    return NdcgView(k, mode, cg, ndcg, curves, headline, main_row(state, chapter), ideal)
+
+
+# --- chapter 6 -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ConventionResult:
+    """The current ranking scored under one variant of one convention topic."""
+
+    topic: str
+    topic_label: str
+    variant: Variant
+    breakdown: Breakdown
+
+    @property
+    def shown_parts(self) -> tuple[Breakdown, ...]:
+        """The breakdowns where this variant makes its difference: DCG for gain and discount,
+        IDCG for the ideal basis, then the metric itself."""
+        part = {"gain": "DCG", "discount": "DCG", "ideal": "IDCG"}.get(self.topic)
+        return (self.breakdown.parts[part], self.breakdown) if part else (self.breakdown,)
+
+
+@dataclass(frozen=True)
+class ConventionsView:
+    k: int
+    mode: str
+    returned: int
+    results: tuple[ConventionResult, ...]
+    row: TileRow
+
+    def topic(self, topic: str) -> tuple[ConventionResult, ...]:
+        return tuple(r for r in self.results if r.topic == topic)
+
+    @property
+    def differing_topics(self) -> tuple[str, ...]:
+        """Topics whose variants give different values for the current ranking."""
+        return tuple(t for t in CONVENTIONS
+                     if len({round(r.breakdown.value, 12) for r in self.topic(t)}) > 1)
+
+    @property
+    def shown_breakdowns(self) -> tuple[Breakdown, ...]:
+        """The breakdowns whose formulas the page shows: those of the topics that disagree."""
+        return tuple(part for topic in self.differing_topics for r in self.topic(topic) for part in r.shown_parts)
+
+    @property
+    def differences_text(self) -> str:
+        """In words: which conventions disagree for the current ranking, with their values."""
+        if not self.differing_topics:
+            return ("none: every convention gives the same value here. Try fewer returned items, another K, "
+                    "or graded relevance.")
+        parts = [f"{self.topic(t)[0].topic_label} ("
+                 + " vs ".join(f"{r.variant.name} {r.breakdown.display_value}" for r in self.topic(t)) + ")"
+                 for t in self.differing_topics]
+        agree = len(CONVENTIONS) - len(self.differing_topics)
+        return "; ".join(parts) + (f". The other {agree} agree." if agree else ".")
+
+
+def _score(topic: str, name: str, ranking: Sequence[str], judgments: Judgments, k: int) -> Breakdown:
+    """The metric a convention topic belongs to, computed with variant ``name``."""
+    if topic in ("gain", "discount", "ideal"):
+        return explain_ndcg_at_k(ranking, judgments, k, **{topic: name})
+    if topic == "ap_denominator":
+        return explain_average_precision(ranking, judgments, k, denominator=name)
+    if topic == "precision_denominator":
+        return explain_precision_at_k(ranking, judgments, k, denominator=name)
+    return explain_recall_at_k(ranking, judgments, k, denominator=name)
+
+
+def conventions_view(state: WalkthroughState, chapter: Chapter) -> ConventionsView:
+    """Chapter 6: the current ranking (cut to the items returned) under every named variant."""
+    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
+    returned = state.returned if state.returned is not None else len(state.order)
+    ranking, judgments = state.order[:returned], state.judgments(mode)
+    results = tuple(ConventionResult(topic, TOPIC_LABELS[topic], variant,
+                                     _score(topic, variant.name, ranking, judgments, k))
+                    for topic, variants in CONVENTIONS.items() for variant in variants)
+    return ConventionsView(k, mode, returned, results, main_row(state, chapter))
+
+
+def conventions_table(view: ConventionsView) -> tuple[list[str], list[list[str]]]:
+    """(headers, cells), one row per variant: topic, variant, metric, value, difference from the default, users."""
+    rows = []
+    for topic in CONVENTIONS:
+        results = view.topic(topic)
+        default = next(r for r in results if r.variant.default).breakdown.value
+        for r in results:
+            difference = r.breakdown.value - default
+            rows.append({"convention": r.topic_label, "variant": r.variant.label + (" (default)" if r.variant.default
+                                                                                     else ""),
+                         "metric": r.breakdown.measure, "value": r.breakdown.display_value,
+                         "vs default": "" if r.variant.default else ("same" if abs(difference) < 1e-12 else
+                                                                     ("+" if difference > 0 else "\u2212")
+                                                                     + format_number(abs(difference))),
+                         "used by": r.variant.used_by})
+    return list(rows[0]), [list(row.values()) for row in rows]
+
+
+def conventions_chart_rows(view: ConventionsView) -> list[tuple[str, str, float, bool]]:
+    """(topic, variant, value, is default) for the conventions bar chart."""
+    return [(r.topic_label, r.variant.name, r.breakdown.value, r.variant.default) for r in view.results]

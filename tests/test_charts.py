@@ -1,0 +1,63 @@
+"""Chart specs are valid Plotly (checked with full validation), accessible, and reach Streamlit intact."""
+
+from __future__ import annotations
+
+import json
+
+import plotly.graph_objects as go
+import plotly.io
+import plotly.tools
+
+from irlab import charts
+from irlab.chapters import chapter
+from irlab.walkthrough import (DEFAULT_STATE, conventions_chart_rows, conventions_view, map_view, ndcg_view,
+                               recall_precision_view)
+
+
+def every_spec():
+    rp = recall_precision_view(DEFAULT_STATE, chapter("recall-precision"))
+    nd = ndcg_view(DEFAULT_STATE, chapter("ndcg"))
+    mp = map_view(DEFAULT_STATE, chapter("map"))
+    cv = conventions_chart_rows(conventions_view(DEFAULT_STATE, chapter("conventions")))
+    for large in (False, True):
+        yield charts.curves_spec(rp.curves, rp.k, title="t", large=large)
+        yield charts.dcg_spec(nd.curves, nd.k, large=large)
+        yield charts.ap_terms_spec(mp.per_query, mp.k, large=large)
+        yield charts.conventions_spec(cv, large=large)
+
+
+def test_every_spec_passes_plotlys_full_validation():
+    for spec in every_spec():
+        figure = go.Figure(spec)  # raises on any invalid property
+        assert figure.data
+
+
+def test_streamlit_receives_the_spec_unchanged():
+    """The SpecFigure contract: Plotly's own conversion returns our spec, serialisable as is."""
+    for spec in every_spec():
+        handed = plotly.tools.return_figure_from_figure_or_data(charts.to_figure(spec), validate_figure=True)
+        assert handed is spec
+        assert json.loads(plotly.io.to_json(handed, validate=False))["data"]
+        assert charts.to_figure(spec).full().to_dict()["layout"]["title"]["text"] == spec["layout"]["title"]["text"]
+
+
+def test_series_differ_by_more_than_colour_and_k_is_marked():
+    rp = recall_precision_view(DEFAULT_STATE, chapter("recall-precision"))
+    spec = charts.curves_spec(rp.curves, 2, title="t")
+    dashes = {trace["line"]["dash"] for trace in spec["data"]}
+    symbols = {trace["marker"]["symbol"] for trace in spec["data"]}
+    assert len(dashes) == len(symbols) == 2
+    assert spec["layout"]["shapes"][0]["x0"] == 2 and spec["layout"]["annotations"][0]["text"] == "K = 2"
+    assert [t for t in spec["data"][0]["text"] if t] == ["0.25"]
+
+
+def test_descriptions_say_what_the_charts_show():
+    rp = recall_precision_view(DEFAULT_STATE, chapter("recall-precision"))
+    text = charts.describe_curves(rp.curves, 2)
+    assert "Recall: 0 at K = 1, 1 at K = 8, first reaches 1 at K = 7; at K = 2 it is 0.25" in text
+    mp = map_view(DEFAULT_STATE, chapter("map"))
+    assert "dark cat: P@5 = 0.2, P@8 = 0.25, AP = 0.225" in charts.describe_ap_terms(mp.per_query)
+    rows = [("gain", "linear", 0.5, True), ("gain", "exponential", 0.25, False)]
+    assert charts.describe_conventions(rows) == "Values under each convention: gain, linear: 0.5 (default); " \
+                                                "gain, exponential: 0.25."
+    assert charts.conventions_spec(rows)["data"][0]["marker"]["pattern"]["shape"] == ["", "/"]
