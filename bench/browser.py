@@ -1,0 +1,102 @@
+"""Starting the app and headless Chromium, shared by the browser tests, benchmarks and screenshots.
+
+The app runs as ``streamlit run app.py`` on a free localhost port; Chromium is Debian's
+(``apt-get install -y chromium``) driven by Playwright, with the flags this sandbox needs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("IRLAB_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LAPTOP = {"width": 1280, "height": 800}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_app(port: int | None = None, timeout: float = 60.0) -> Iterator[str]:
+    """Serve the app on localhost and yield its base URL; stop the whole process group afterwards."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError(f"streamlit exited: {process.stderr.read().decode()[-2000:]}") from None
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the app did not start within {timeout} s") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    """A Playwright browser on Debian's Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def wait_for_app(page, timeout: float = 30_000) -> None:
+    """Wait until Streamlit has finished running the page script."""
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    page.wait_for_function(
+        """() => { const s = document.querySelector('[data-testid="stStatusWidget"]');
+                   return !s || !s.innerText.toLowerCase().includes('running'); }""", timeout=timeout)
+    page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=timeout)
+    # widgets render as skeletons until their code has loaded (seconds on a cold browser)
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""", timeout=timeout)
+
+
+def drag_tile(page, source, target, *, after: bool = True, steps: int = 8) -> None:
+    """A real mouse drag of tile ``source`` onto ``target`` (dropped after it, or before).
+
+    HTML5 drag and drop starts only after the pointer moves a little with the button down.
+    """
+    source.scroll_into_view_if_needed()
+    box, goal = source.bounding_box(), target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 30)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 10, box["y"] + 40, steps=2)
+    page.mouse.move(goal["x"] + goal["width"] * (0.8 if after else 0.2), goal["y"] + goal["height"] / 2, steps=steps)
+    page.mouse.up()

@@ -1,0 +1,111 @@
+"""Rendering what irlab computed: headline values, breakdowns, tile rows, charts, teaching text.
+
+Nothing here computes a metric: every number arrives inside a Breakdown, a Headline or a
+chart spec. Text we did not write (item titles, later exercise labels) is shown through
+widgets that treat it as text (tables, metrics, ``st.text``), never as HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import streamlit as st
+
+from irlab.breakdown import Breakdown
+from irlab.charts import Spec, to_figure
+from irlab.chapters import Chapter
+from irlab.ui.markdown import escape_markdown, markdown_table
+from irlab.ui.tiles import ranking_tiles
+from irlab.walkthrough import Headline, TileRow, WalkthroughState
+
+CHART_CONFIG = {"displayModeBar": False, "responsive": True}
+
+
+def headline(items: Sequence[Headline]) -> None:
+    """The headline values as ``st.metric``, labelled with the measure and K (e.g. ``Recall@2``)."""
+    for column, item in zip(st.columns(len(items)), items):
+        column.metric(item.label, item.display, help=item.help or None, border=True)
+
+
+def tiles(row: TileRow, state: WalkthroughState) -> None:
+    """One row of draggable picture tiles."""
+    ranking_tiles(key=row.key, tiles=row.tiles, k=row.k, mode=row.mode, editable_grades=row.editable_grades,
+                  max_grade=row.query.judgments.max_grade, default_order=row.default_order,
+                  ideal_order=row.ideal_order, show_classes=row.show_classes, large=state.present, label=row.label)
+
+
+def formulas(breakdown: Breakdown) -> None:
+    """The symbolic formula, then the same formula with the numbers plugged in.
+
+    A breakdown made of parts (the four confusion counts) shows one aligned line per part.
+    """
+    if breakdown.plugged is None:
+        lines = [rf"{part.symbolic} &\qquad {part.plugged_latex}" for part in breakdown.parts.values()]
+        st.latex(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")
+        return
+    st.latex(breakdown.symbolic)
+    st.latex(breakdown.plugged_latex)
+
+
+def breakdown(item: Breakdown, labels: Mapping[str, str], *, heading: str | None = None, table: bool = True) -> None:
+    """A breakdown: formulas, the per-rank table and its notes."""
+    if heading:
+        st.markdown(f"#### {heading}")
+    formulas(item)
+    if table and item.rows:
+        table_of(*item.table(labels))
+    for note in item.notes:
+        st.caption(note)
+
+
+def plain_text(items: Sequence[Breakdown], labels: Mapping[str, str], state: WalkthroughState) -> None:
+    """Every breakdown of the page in words (to copy, or for a reader who prefers text); not when presenting."""
+    if state.present:
+        return
+    with st.expander("This page's numbers as plain text"):
+        st.text("\n\n".join(item.to_text(labels) for item in items))
+
+
+def table_of(headers: Sequence[object], cells: Sequence[Sequence[object]]) -> None:
+    """A static table of text cells (escaped Markdown: fast to send, read as a real table)."""
+    st.markdown(markdown_table(headers, cells))
+
+
+def figure(spec: Spec, caption: str, *, key: str) -> None:
+    """A Plotly chart with its description as accessible name and as a visible caption."""
+    st.plotly_chart(to_figure(spec), config=CHART_CONFIG, key=key, alt=caption, width="stretch")
+    st.caption(caption)
+
+
+def chapter_intro(chapter: Chapter, state: WalkthroughState, preset) -> None:
+    """Title, summary (not when presenting) and the one-click preset of the sources' example."""
+    st.title(f"{chapter.number}. {chapter.title}")
+    if not state.present:
+        st.markdown(chapter.summary)
+    st.button(chapter.preset_label, key=f"preset-{chapter.slug}", on_click=preset, icon=":material/restart_alt:",
+              help="Set K, the relevance mode and every ranking to the sources' example of this chapter.")
+
+
+def teaching(chapter: Chapter, state: WalkthroughState) -> None:
+    """What the metric rewards, its pros and cons, one experiment, and where the sources differ."""
+    st.info(f"**Try this.** {chapter.try_this}", icon=":material/science:")
+    if state.present:
+        return
+    st.markdown(f"**What it rewards.** {chapter.rewards}")
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Strengths**\n\n" + "\n".join(f"- {line}" for line in chapter.pros))
+    with right:
+        st.markdown("**Weaknesses**\n\n" + "\n".join(f"- {line}" for line in chapter.cons))
+    for note in chapter.source_notes:
+        st.caption(f"Where the sources differ: {note}")
+
+
+def notices(messages: Sequence[str]) -> None:
+    """Notices about ignored link parameters and the like, in a container that always exists.
+
+    Notices may quote what a link said, so they are shown as inert text.
+    """
+    box = st.container()
+    for message in messages:
+        box.warning(escape_markdown(message), icon=":material/info:")

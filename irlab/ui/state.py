@@ -1,0 +1,100 @@
+"""The learner's walkthrough state in ``st.session_state``, mirrored into the URL.
+
+One immutable :class:`~irlab.walkthrough.WalkthroughState` lives under :data:`STATE`. On a
+session's first run it is read from the link (``st.query_params``); malformed parameters
+become notices. Every run writes the state back into the URL, so a reload or a shared link
+restores it. Tile moves arrive as the tile component's ``change`` value and are adopted once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+import streamlit as st
+
+from irlab.chapters import Chapter
+from irlab.errors import ValidationError
+from irlab.judgments import Judgments
+from irlab.urlstate import params_from_state, state_from_params
+from irlab.walkthrough import MAIN_TARGET, SCENARIO, WalkthroughState
+
+STATE = "irlab.state"
+NOTICES = "irlab.notices"
+SEEN = "irlab.seen_changes"
+MAIN = MAIN_TARGET
+
+
+def current_state() -> WalkthroughState:
+    """The learner's state, read from the link on the session's first run."""
+    if STATE not in st.session_state:
+        state, notices = state_from_params(st.query_params.to_dict())
+        st.session_state[STATE] = state
+        st.session_state[NOTICES] = notices
+    return st.session_state[STATE]
+
+
+def set_state(state: WalkthroughState) -> None:
+    """Replace the learner's state (callbacks and pages call this)."""
+    st.session_state[STATE] = state
+
+
+def add_notice(text: str) -> None:
+    """A message to show once at the top of the page."""
+    st.session_state.setdefault(NOTICES, []).append(text)
+
+
+def take_notices() -> list[str]:
+    """The pending notices; each is shown once."""
+    return st.session_state.pop(NOTICES, None) or []
+
+
+def new_change(key: str) -> Mapping | None:
+    """The tile component's latest ``change`` under ``key`` if it has not been adopted yet."""
+    value = st.session_state.get(key)
+    change = value.get("change") if isinstance(value, Mapping) else None
+    if not isinstance(change, Mapping):
+        return None
+    seen = st.session_state.setdefault(SEEN, {})
+    if seen.get(key) == change:
+        return None
+    seen[key] = dict(change)
+    return change
+
+
+def _edited_grades(raw: object) -> dict[str, int] | None:
+    """Grades from the tiles, or None when they equal the rubric's (so links stay short)."""
+    rubric = SCENARIO.query("white-cat-in-a-box").judgments
+    if not isinstance(raw, Mapping):
+        raise ValidationError("grades must map pictures to grades")
+    grades = dict(Judgments({str(k): v for k, v in raw.items()}, scale="graded", max_grade=rubric.max_grade))
+    if set(grades) != set(SCENARIO.item_ids):
+        raise ValidationError("every picture needs a grade")
+    return None if grades == dict(rubric) else grades
+
+
+def adopt_tile_changes(state: WalkthroughState, targets: Mapping[str, str], mode: str) -> WalkthroughState:
+    """Apply new tile moves: ``targets`` maps a component key to :data:`MAIN` or a query id."""
+    for key, target in targets.items():
+        change = new_change(key)
+        if change is None:
+            continue
+        try:
+            order = SCENARIO.check_ranking(change.get("order") or [], complete=True)
+            if target == MAIN:
+                state = replace(state, order=order)
+                if mode == "graded" and change.get("grades") is not None:
+                    state = replace(state, grades=_edited_grades(change["grades"]))
+            else:
+                state = replace(state, query_orders={**state.query_orders, target: order})
+        except ValidationError as error:
+            add_notice(f"A change from the tiles was ignored: {error.message}.")
+    set_state(state)
+    return state
+
+
+def sync_url(state: WalkthroughState, chapter: Chapter) -> None:
+    """Write the state into the URL (only when it changed, to spare the browser work)."""
+    params = params_from_state(state, chapter)
+    if st.query_params.to_dict() != params:
+        st.query_params.from_dict(params)

@@ -1,0 +1,34 @@
+"""Page styling: a few base rules, and presentation mode (larger type for a projector).
+
+Only our own constant CSS goes through ``st.html`` (style-only HTML is not rendered as content).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+BASE_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
+[data-testid="stMetricValue"] { font-variant-numeric: tabular-nums; }
+[data-testid="stMetric"] { background: var(--secondary-background-color, #f6f7f9); }
+.katex-display { overflow-x: auto; overflow-y: hidden; padding: .15rem 0; margin: .35rem 0; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-variant-numeric: tabular-nums; }
+</style>
+"""
+
+PRESENT_CSS = """
+<style>
+html { font-size: 19px; }
+h1 { font-size: 2.6rem !important; }
+.katex { font-size: 1.45em !important; }
+[data-testid="stMetricValue"] { font-size: 3.1rem !important; }
+[data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
+[data-testid="stTable"] { font-size: 1.1rem; }
+</style>
+"""
+
+
+def apply_style(present: bool) -> None:
+    """Inject the base rules, and the presentation rules when ``present``."""
+    st.html(BASE_CSS + (PRESENT_CSS if present else ""))

@@ -1,0 +1,27 @@
+"""Chapter 2: Recall@K and Precision@K, order-unaware, and their curves over K."""
+
+import streamlit as st
+
+from irlab import charts
+from irlab.chapters import chapter
+from irlab.ui import render
+from irlab.ui.page import close_chapter, open_chapter
+from irlab.walkthrough import SCENARIO, recall_precision_view
+
+CHAPTER = chapter("recall-precision")
+state = open_chapter(CHAPTER)
+view = recall_precision_view(state, CHAPTER)
+
+render.tiles(view.row, state)
+render.headline(view.headline)
+left, right = st.columns(2)
+with left:
+    render.formulas(view.recall)
+with right:
+    render.formulas(view.precision)
+render.figure(charts.curves_spec(view.curves, view.k, title="Recall@K and Precision@K over K", large=state.present),
+              charts.describe_curves(view.curves, view.k), key="recall-precision-curves")
+render.breakdown(view.recall, SCENARIO.labels(), heading=f"Which pictures count at K = {view.k}")
+render.teaching(CHAPTER, state)
+render.plain_text([view.recall, view.precision], SCENARIO.labels(), state)
+close_chapter(state, CHAPTER)

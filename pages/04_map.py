@@ -1,0 +1,25 @@
+"""Chapter 4: the Precision@k x rel_k table per query, AP@K per query, and MAP@K."""
+
+import streamlit as st
+
+from irlab import charts
+from irlab.chapters import chapter
+from irlab.ui import render
+from irlab.ui.page import close_chapter, open_chapter
+from irlab.walkthrough import SCENARIO, binary_row_targets, map_view
+
+CHAPTER = chapter("map")
+state = open_chapter(CHAPTER, binary_row_targets())
+view = map_view(state, CHAPTER)
+
+render.headline(view.headline)
+for row, (name, part) in zip(view.rows, view.per_query.items()):
+    st.markdown(f"#### \u201c{name}\u201d: {part.measure} = {part.display_value}")
+    render.tiles(row, state)
+    render.breakdown(part, SCENARIO.labels())
+render.figure(charts.ap_terms_spec(view.per_query, view.k, large=state.present),
+              charts.describe_ap_terms(view.per_query), key="ap-terms")
+render.breakdown(view.mean, SCENARIO.labels(), heading="Mean over the three queries")
+render.teaching(CHAPTER, state)
+render.plain_text([*view.per_query.values(), view.mean], SCENARIO.labels(), state)
+close_chapter(state, CHAPTER)

@@ -1,0 +1,31 @@
+"""Chapter 6: the current ranking scored under every named convention."""
+
+import streamlit as st
+
+from irlab import charts
+from irlab.chapters import chapter
+from irlab.ui import render
+from irlab.ui.controls import returned_control
+from irlab.ui.page import close_chapter, open_chapter
+from irlab.walkthrough import SCENARIO, conventions_chart_rows, conventions_table, conventions_view
+
+CHAPTER = chapter("conventions")
+state = open_chapter(CHAPTER)
+view = conventions_view(state, CHAPTER)
+
+render.tiles(view.row, state)
+returned_control(state)
+st.markdown(f"**Where the conventions disagree for this ranking:** {view.differences_text}")
+render.table_of(*conventions_table(view))
+rows = conventions_chart_rows(view)
+render.figure(charts.conventions_spec(rows, large=state.present), charts.describe_conventions(rows),
+              key="conventions-chart")
+for topic in view.differing_topics:
+    with st.expander(f"Formulas: {view.topic(topic)[0].topic_label}", expanded=not state.present):
+        for result in view.topic(topic):
+            st.markdown(f"**{result.variant.label}** \u2014 {result.variant.description}")
+            for part in result.shown_parts:
+                render.formulas(part)
+render.teaching(CHAPTER, state)
+render.plain_text(view.shown_breakdowns, SCENARIO.labels(), state)
+close_chapter(state, CHAPTER)

@@ -1,0 +1,40 @@
+"""Home: what IR Lab is, the eight pictures, where to start, and how to use it in class."""
+
+import streamlit as st
+
+from irlab.chapters import CHAPTERS
+from irlab.ui.gallery import picture_strip
+from irlab.ui.pages import chapter_page_path
+from irlab.ui.style import apply_style
+from irlab.walkthrough import SCENARIO
+
+apply_style(False)
+st.title("IR Lab: learn offline retrieval evaluation by moving pictures")
+st.markdown(
+    "A search system answers the query **\u201ccat in a box\u201d** by ranking eight pictures. How good is "
+    "that ranking? IR Lab walks through the offline metrics that answer it (Recall@K, Precision@K, MRR, "
+    "MAP@K and NDCG@K), and lets you **drag the pictures** into any order and watch every number, every "
+    "formula with its numbers plugged in, and every curve follow at once.")
+picture_strip(SCENARIO.items, badges=[f"picture {item.id}" for item in SCENARIO.items])
+st.caption("Relevant to \u201ccat in a box\u201d: pictures 2, 4, 5 and 7, a cat inside a box. "
+           "The others show a cat without a box, a box without a cat, or a dog.")
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Where to start")
+    for chapter in CHAPTERS:
+        st.page_link(chapter_page_path(chapter), label=f"{chapter.number}. {chapter.title}")
+    st.markdown("Each chapter opens with the example of the sources it is built on, so the numbers match the "
+                "article and notebook; where a source prints a wrong number, the chapter says so.")
+with right:
+    st.subheader("Using it in class")
+    st.markdown(
+        "- **Presentation mode** (sidebar) enlarges type and tiles and hides secondary text.\n"
+        "- **Move K and drag tiles while you talk**: every number updates at once.\n"
+        "- **Keyboard**: focus a tile, then Shift+Arrow moves it, Shift+Home/End to the ends; in graded mode "
+        "type 0-4 to set its grade.\n"
+        "- **Copy link** (sidebar) gives a URL that opens exactly what you see; send it to students.\n"
+        "- The **preset** button under each chapter title restores the sources' example.")
+    st.subheader("For self-study")
+    st.markdown("Read the formula, then the same formula with the numbers plugged in, then the per-rank table. "
+                "Each chapter ends with one experiment to try and the metric's strengths and weaknesses.")
