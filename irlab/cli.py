@@ -1,0 +1,243 @@
+"""IR Lab's command line: ``python -m irlab exercise ...``.
+
+Commands (EXERCISE is a file path or ``builtin:NAME``, NAME one of the shipped examples)::
+
+    python -m irlab exercise validate EXERCISE
+    python -m irlab exercise key EXERCISE [--seed N]
+    python -m irlab exercise export EXERCISE --format notebook|worksheet|answers|csv
+                                    [--html | --markdown] [--seed N] [--solutions] [-o OUT]
+    python -m irlab exercise variants EXERCISE --count N --format notebook|worksheet|answers|csv
+                                      [--first-seed 1] [--html | --markdown] [--solutions] -o DIR
+    python -m irlab exercise link EXERCISE
+
+Bad input (a missing file, an invalid exercise, a wrong option) prints one line starting with
+``error:`` to stderr and exits with status 2; success exits with 0. ``--seed N`` works on the
+variant ``make_variant(exercise, N)``.
+
+>>> main(["exercise", "key", "builtin:ndcg-exercise"])  # doctest: +NORMALIZE_WHITESPACE
+question   query  system  measure                                   answer
+ndcg5-q1   q1     system  nDCG(discount='jarvelin-kekalainen')@5    0.7992
+ndcg10-q1  q1     system  nDCG(discount='jarvelin-kekalainen')@10   0.7992
+ndcg5-q2   q2     system  nDCG(discount='jarvelin-kekalainen')@5    0.5493
+ndcg10-q2  q2     system  nDCG(discount='jarvelin-kekalainen')@10   0.7055
+ndcg5-q3   q3     system  nDCG(discount='jarvelin-kekalainen')@5    0.908
+ndcg10-q3  q3     system  nDCG(discount='jarvelin-kekalainen')@10   0.9486
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from irlab.errors import ValidationError
+from irlab.exercises.answers import answer_key
+from irlab.exercises.csv_key import answer_key_csv
+from irlab.exercises.examples import BUILTIN_NAMES, BUILTIN_PREFIX, load_exercise_source, source_stem
+from irlab.exercises.links import exercise_to_link
+from irlab.exercises.model import Exercise
+from irlab.exercises.notebook import exercise_notebook, notebook_text
+from irlab.exercises.variants import make_variant
+from irlab.exercises.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
+
+EXIT_OK = 0
+EXIT_ERROR = 2
+FORMATS = ("notebook", "worksheet", "answers", "csv")
+
+_EXERCISE_HELP = (f"an exercise JSON file, or {BUILTIN_PREFIX}NAME for a shipped example "
+                  f"({', '.join(BUILTIN_PREFIX + name for name in BUILTIN_NAMES)})")
+_EPILOG = f"""\
+examples:
+  python -m irlab exercise validate course/week3.json
+  python -m irlab exercise key {BUILTIN_PREFIX}ndcg-exercise --seed 7
+  python -m irlab exercise export {BUILTIN_PREFIX}ndcg-exercise --format notebook --solutions -o ndcg-solutions.ipynb
+  python -m irlab exercise export {BUILTIN_PREFIX}cats-in-boxes --format answers --html -o cats-answers.html
+  python -m irlab exercise variants {BUILTIN_PREFIX}ndcg-exercise --count 30 --format notebook -o variants/
+
+formats: notebook (Jupyter, checked by ipytest; --solutions for the completed one), worksheet (questions,
+data, blanks), answers (answer key with full breakdowns), csv (answer key for a learning platform).
+worksheet and answers are Markdown unless --html is given or OUT ends in .html.
+The exercise format is described in docs/exercise-format.md.
+"""
+
+
+class CliError(Exception):
+    """Bad input found by the command line itself (an option that does not fit)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        _fail(f"{message} (see '{self.prog} --help')")
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    raise SystemExit(EXIT_ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for --help tests and documentation)."""
+    parser = _Parser(prog="python -m irlab", description="IR Lab on the command line.",
+                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EPILOG)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    exercise = commands.add_parser("exercise", help="validate, export and vary exercises",
+                                   description="Validate, export and vary exercises.", epilog=_EPILOG,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = exercise.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    validate = actions.add_parser("validate", help="check an exercise file and say what is wrong")
+    validate.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
+    validate.set_defaults(run=_validate)
+
+    key = actions.add_parser("key", help="print the answers")
+    key.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
+    key.add_argument("--seed", type=_seed, help="the answers of the seeded variant N")
+    key.set_defaults(run=_key)
+
+    export = actions.add_parser("export", help="write a notebook, worksheet, answer key or CSV answer key")
+    export.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
+    _export_options(export)
+    export.add_argument("--seed", type=_seed, help="export the seeded variant N instead of the exercise itself")
+    export.add_argument("-o", "--output", metavar="OUT", help="the file to write (default: standard output)")
+    export.set_defaults(run=_export)
+
+    variants = actions.add_parser("variants", help="write N seeded variants into a folder")
+    variants.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
+    _export_options(variants)
+    variants.add_argument("--count", type=_count, required=True, help="how many variants (1-1000)")
+    variants.add_argument("--first-seed", type=_seed, default=1, help="the seed of the first variant (default 1)")
+    variants.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write into")
+    variants.set_defaults(run=_variants)
+
+    link = actions.add_parser("link", help="print the exercise as link text (small exercises only)")
+    link.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
+    link.set_defaults(run=_link)
+    return parser
+
+
+def _export_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=FORMATS, required=True, help="what to write")
+    style = parser.add_mutually_exclusive_group()
+    style.add_argument("--html", dest="style", action="store_const", const="html",
+                       help="worksheet or answers as a standalone HTML page")
+    style.add_argument("--markdown", dest="style", action="store_const", const="markdown",
+                       help="worksheet or answers as Markdown (the default)")
+    parser.add_argument("--solutions", action="store_true", help="notebook: the completed version")
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit() or len(text) > 18:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number >= 0, got {text!r}")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 1000:
+        raise argparse.ArgumentTypeError(f"the count is a whole number from 1 to 1000, got {text!r}")
+    return int(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (errors raise SystemExit(2) after one line)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (ValidationError, CliError) as error:
+        _fail(str(error))
+    except OSError as error:
+        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
+        _fail(f"{where}{error.strerror or error}")
+
+
+def _load(args: argparse.Namespace) -> Exercise:
+    exercise = load_exercise_source(args.exercise)
+    seed = getattr(args, "seed", None)
+    return make_variant(exercise, seed) if seed is not None else exercise
+
+
+def _validate(args: argparse.Namespace) -> int:
+    exercise = load_exercise_source(args.exercise)
+    counts = [_plural(len(exercise.items), "item"), _plural(len(exercise.queries), "query", "queries"),
+              _plural(len(exercise.systems), "system"), _plural(len(exercise.questions), "question")]
+    print(f"ok: {args.exercise}: {exercise.title!r}, {', '.join(counts)}")
+    return EXIT_OK
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def _key(args: argparse.Namespace) -> int:
+    exercise = _load(args)
+    rows = [("question", "query", "system", "measure", "answer")]
+    rows += [(q.id, q.query, q.system, q.measure, b.display_value) for q, b in answer_key(exercise)]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    return EXIT_OK
+
+
+def _renderer(args: argparse.Namespace, output: str | None) -> tuple[Callable[[Exercise], str], str]:
+    """The function writing the chosen format, and the file suffix it uses."""
+    if args.format in ("notebook", "csv") and args.style:
+        raise CliError(f"--{args.style} applies to --format worksheet and answers only")
+    if args.solutions and args.format != "notebook":
+        raise CliError("--solutions applies to --format notebook only")
+    if args.format == "notebook":
+        return (lambda ex: notebook_text(exercise_notebook(ex, solutions=args.solutions)),
+                "-solutions.ipynb" if args.solutions else ".ipynb")
+    if args.format == "csv":
+        return answer_key_csv, "-answers.csv"
+    html = args.style == "html" or (args.style is None and output is not None
+                                    and output.lower().endswith((".html", ".htm")))
+    if args.format == "worksheet":
+        return (worksheet_html, ".html") if html else (worksheet_markdown, ".md")
+    return (answer_key_html, "-answers.html") if html else (answer_key_markdown, "-answers.md")
+
+
+def _write(output: str | None, text: str) -> None:
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        return
+    Path(output).write_text(text, encoding="utf-8")
+
+
+def _export(args: argparse.Namespace) -> int:
+    render, _ = _renderer(args, args.output)
+    exercise = _load(args)
+    _write(args.output, render(exercise))
+    if args.output not in (None, "-"):
+        print(f"wrote {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _variants(args: argparse.Namespace) -> int:
+    render, suffix = _renderer(args, None)
+    exercise = load_exercise_source(args.exercise)
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"{folder} is a file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = source_stem(args.exercise)
+    width = len(str(args.count))
+    variants = []
+    for number, seed in enumerate(range(args.first_seed, args.first_seed + args.count), start=1):
+        variant = make_variant(exercise, seed)
+        variants.append(variant)
+        path = folder / f"{stem}-seed{seed:03d}{suffix}"
+        path.write_text(render(variant), encoding="utf-8")
+        print(f"[{number:>{width}}/{args.count}] seed {seed} -> {path}", flush=True)
+    key_path = folder / f"{stem}-answer-key.csv"
+    key_path.write_text(answer_key_csv(variants), encoding="utf-8")
+    print(f"answer key of all {args.count} variants -> {key_path}")
+    return EXIT_OK
+
+
+def _link(args: argparse.Namespace) -> int:
+    print(exercise_to_link(load_exercise_source(args.exercise)))
+    return EXIT_OK
