@@ -6,6 +6,9 @@ from irlab.chapters import chapter
 from irlab.ui import render
 from irlab.ui.page import close_chapter, open_chapter
 from irlab.walkthrough import SCENARIO, binary_row_targets, mrr_view
+from irlab.ui.shell import ensure_navigation
+
+ensure_navigation()  # first: see irlab/ui/shell.py
 
 CHAPTER = chapter("mrr")
 state = open_chapter(CHAPTER, binary_row_targets())

@@ -8,13 +8,15 @@ from irlab.ui import render
 from irlab.ui.gallery import picture_strip
 from irlab.ui.page import close_chapter, open_chapter
 from irlab.walkthrough import SCENARIO, ndcg_view
+from irlab.ui.shell import ensure_navigation
+
+ensure_navigation()  # first: see irlab/ui/shell.py
 
 CHAPTER = chapter("ndcg")
 state = open_chapter(CHAPTER)
 view = ndcg_view(state, CHAPTER)
 
-render.tiles(view.row, state)
-render.headline(view.headline)
+render.tiles_above_headline(view.row, view.headline, state)
 st.markdown("#### The ideal order (what IDCG scores)")
 picture_strip([SCENARIO.item(i) for i in view.ideal_order], badges=view.ideal_badges)
 left, right = st.columns(2)

@@ -8,6 +8,9 @@ from irlab.ui import render
 from irlab.ui.controls import returned_control
 from irlab.ui.page import close_chapter, open_chapter
 from irlab.walkthrough import SCENARIO, conventions_chart_rows, conventions_table, conventions_view
+from irlab.ui.shell import ensure_navigation
+
+ensure_navigation()  # first: see irlab/ui/shell.py
 
 CHAPTER = chapter("conventions")
 state = open_chapter(CHAPTER)

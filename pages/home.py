@@ -7,6 +7,9 @@ from irlab.ui.gallery import picture_strip
 from irlab.ui.pages import chapter_page_path
 from irlab.ui.style import apply_style
 from irlab.walkthrough import SCENARIO
+from irlab.ui.shell import ensure_navigation
+
+ensure_navigation()  # first: see irlab/ui/shell.py
 
 apply_style(False)
 st.title("IR Lab: learn offline retrieval evaluation by moving pictures")

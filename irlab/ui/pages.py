@@ -10,10 +10,10 @@ ICONS = {"actual-vs-predicted": ":material/compare_arrows:", "recall-precision":
 
 
 def chapter_page_path(chapter: Chapter) -> str:
-    """The page file of ``chapter``, e.g. ``pages/02_recall_precision.py``.
+    """The page file of ``chapter``, named so Streamlit's legacy router derives the same URL path.
 
     >>> from irlab.chapters import chapter
     >>> chapter_page_path(chapter("recall-precision"))
-    'pages/02_recall_precision.py'
+    'pages/02_recall-precision.py'
     """
-    return f"pages/{chapter.number:02d}_{chapter.slug.replace('-', '_')}.py"
+    return f"pages/{chapter.number:02d}_{chapter.slug}.py"

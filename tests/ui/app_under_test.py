@@ -9,12 +9,14 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
     "home": "pages/home.py",
-    "actual-vs-predicted": "pages/01_actual_vs_predicted.py",
-    "recall-precision": "pages/02_recall_precision.py",
+    "actual-vs-predicted": "pages/01_actual-vs-predicted.py",
+    "recall-precision": "pages/02_recall-precision.py",
     "mrr": "pages/03_mrr.py",
     "map": "pages/04_map.py",
     "ndcg": "pages/05_ndcg.py",
     "conventions": "pages/06_conventions.py",
+    "build": "pages/build.py",
+    "practise": "pages/practise.py",
 }
 
 

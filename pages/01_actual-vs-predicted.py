@@ -6,13 +6,15 @@ from irlab.chapters import chapter
 from irlab.ui import render
 from irlab.ui.page import close_chapter, open_chapter
 from irlab.walkthrough import SCENARIO, confusion_matrix, confusion_view
+from irlab.ui.shell import ensure_navigation
+
+ensure_navigation()  # first: see irlab/ui/shell.py
 
 CHAPTER = chapter("actual-vs-predicted")
 state = open_chapter(CHAPTER)
 view = confusion_view(state, CHAPTER)
 
-render.tiles(view.row, state)
-render.headline(view.headline)
+render.tiles_above_headline(view.row, view.headline, state)
 left, right = st.columns([2, 3])
 with left:
     st.markdown("#### Confusion matrix")

@@ -1,0 +1,53 @@
+"""The app's navigation, page config, and a guard that makes deep links work on a fresh server.
+
+Why the guard: Streamlit decides per server process, from whether ``pages/`` exists next to
+``app.py``, to route the first session through its legacy ``pages/`` router, until the first
+``st.navigation`` call flips it (``PagesManager.uses_pages_directory``; streamlit/streamlit#9624).
+A student opening a shared link right after the server starts would then get a "Page not found"
+dialog. The page files are named so that the legacy router finds them under the same URL
+(``pages/02_recall-precision.py`` is ``recall-precision`` both ways) and every page calls
+:func:`ensure_navigation` first: if ``app.py`` did not run (that legacy first run), it registers
+the real navigation and reruns at once, so the page is drawn by the normal route from the start
+(drawing it in the legacy run made the browser remount the tiles on the first move).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from irlab.chapters import CHAPTERS
+from irlab.scenarios.art import picture_svg
+from irlab.ui.pages import ICONS, chapter_page_path
+
+RAN_APP = "irlab.shell.app_ran"
+
+
+def app_pages() -> dict[str, list]:
+    """The navigation: sections of ``st.Page``, each URL path equal to its file's legacy name."""
+    return {
+        "IR Lab": [st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)],
+        "Walkthrough: cats in boxes": [
+            st.Page(chapter_page_path(chapter), title=f"{chapter.number}. {chapter.title}", url_path=chapter.slug,
+                    icon=ICONS[chapter.slug])
+            for chapter in CHAPTERS],
+        "Exercises": [
+            st.Page("pages/build.py", title="Build an exercise", url_path="build",
+                    icon=":material/construction:"),
+            st.Page("pages/practise.py", title="Practise", url_path="practise", icon=":material/school:"),
+        ],
+    }
+
+
+def navigation():
+    """Page config and ``st.navigation``; returns the page to run (app.py calls this)."""
+    # The icon is one of our own pictures: material icons are fetched from Google, which fails offline.
+    st.set_page_config(page_title="IR Lab", page_icon=picture_svg("white-cat-in-box"), layout="wide")
+    st.session_state[RAN_APP] = True
+    return st.navigation(app_pages())
+
+
+def ensure_navigation() -> None:
+    """First line of every page: register the app's navigation if app.py did not run (see above)."""
+    if not st.session_state.get(RAN_APP):
+        navigation()
+        st.rerun()
