@@ -1,8 +1,10 @@
 """What every walkthrough chapter page does first and last.
 
-``open_chapter`` adopts tile moves, styles the page, draws the shared controls, the title and
-the preset, and shows notices; it returns the state the page renders. ``close_chapter`` writes
-the state into the URL. A page is then: open, ask irlab for the chapter's view, render, close.
+``open_chapter`` adopts tile moves, styles the page, draws the title and the preset, and shows
+notices; it returns the state the page renders. ``close_chapter`` draws the shared controls in
+the sidebar (last: Streamlit shows elements as they arrive, and the page's numbers matter more
+right after a drag) and writes the state into the URL. A page is then: open, ask irlab for the
+chapter's view, render, close.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ def open_chapter(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> W
     state = current_state()
     state = adopt_tile_changes(state, targets, state.effective_mode(chapter))
     apply_style(state.present)
-    sidebar_controls(state, chapter)
     chapter_intro(chapter, state, preset=lambda: set_state(current_state().with_preset(chapter)))
     notices(take_notices())
     return state
 
 
 def close_chapter(state: WalkthroughState, chapter: Chapter) -> None:
-    """Mirror the state into the URL."""
+    """Draw the shared controls and mirror the state into the URL."""
+    sidebar_controls(state, chapter)
     sync_url(state, chapter)

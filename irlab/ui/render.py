@@ -34,6 +34,18 @@ def tiles(row: TileRow, state: WalkthroughState) -> None:
                   ideal_order=row.ideal_order, show_classes=row.show_classes, large=state.present, label=row.label)
 
 
+def tiles_above_headline(row: TileRow, items: Sequence[Headline], state: WalkthroughState) -> None:
+    """The tile row above the headline numbers, with the numbers sent to the browser first.
+
+    Streamlit shows each element as it arrives; the numbers are what a drag changes, and the
+    tile component's message is the largest of the page, so the numbers go first.
+    """
+    slot = st.container()
+    headline(items)
+    with slot:
+        tiles(row, state)
+
+
 def formulas(breakdown: Breakdown) -> None:
     """The symbolic formula, then the same formula with the numbers plugged in.
 

@@ -38,7 +38,7 @@ export default function (component) {
   url.value = here();
   // Streamlit rewrites the URL after each run; keep the field current while the page is open.
   if (!parentElement.__irlTimer) {
-    parentElement.__irlTimer = setInterval(() => { if (url.value !== here()) url.value = here(); }, 400);
+    parentElement.__irlTimer = setInterval(() => { if (url.value !== here()) url.value = here(); }, 250);
   }
   button.onclick = async () => {
     url.value = here();
