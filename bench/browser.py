@@ -91,12 +91,21 @@ def wait_for_app(page, timeout: float = 30_000) -> None:
 def drag_tile(page, source, target, *, after: bool = True, steps: int = 8) -> None:
     """A real mouse drag of tile ``source`` onto ``target`` (dropped after it, or before).
 
-    HTML5 drag and drop starts only after the pointer moves a little with the button down.
+    HTML5 drag and drop starts only once Chromium has handled the press and the pointer then
+    moves a little with the button down; moving in the same instant as the press starts nothing.
     """
     source.scroll_into_view_if_needed()
     box, goal = source.bounding_box(), target.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 30)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2 + 10, box["y"] + 40, steps=2)
+    page.wait_for_timeout(120)
+    page.mouse.move(box["x"] + box["width"] / 2 + 10, box["y"] + box["height"] / 2 + 10, steps=2)
     page.mouse.move(goal["x"] + goal["width"] * (0.8 if after else 0.2), goal["y"] + goal["height"] / 2, steps=steps)
     page.mouse.up()
+
+
+def metrics_of(page) -> dict[str, str]:
+    """Every headline metric (``st.metric``) on a page: label -> shown value."""
+    return page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('[data-testid="stMetric"]'))
+        .map(m => [m.querySelector('[data-testid="stMetricLabel"]').innerText.trim(),
+                   m.querySelector('[data-testid="stMetricValue"]').innerText.trim()]))""")
