@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from irlab.formula import Add, Expr, Frac, Mul, Num, format_number, relation, shows_exactly
+from irlab.formula import Add, Expr, Frac, Mul, Num, format_number, shows_exactly
 
 
 @dataclass(frozen=True)
@@ -56,26 +56,24 @@ class Breakdown:
         """
         if self.plugged is None:
             return r",\quad ".join(part.plugged_latex for part in self.parts.values())
-        left = relation(self.plugged.exact)
-        right = relation(shows_exactly(self.value) and math.isclose(self.plugged.value(), self.value,
-                                                                     rel_tol=0, abs_tol=1e-12))
-        plugged = self.plugged.latex()
-        if plugged == format_number(self.value):
-            return f"{self.lhs} = {plugged}"
-        return f"{self.lhs} {left} {plugged} {right} {format_number(self.value)}"
+        return self._equation(self.lhs, self.plugged.latex(), r"\approx")
 
     @property
     def plugged_text(self) -> str:
         """:attr:`plugged_latex` as plain text, for screen readers and exports."""
         if self.plugged is None:
             return "; ".join(part.plugged_text for part in self.parts.values())
-        left = "=" if self.plugged.exact else "≈"
-        right = "=" if shows_exactly(self.value) and math.isclose(self.plugged.value(), self.value,
-                                                                 rel_tol=0, abs_tol=1e-12) else "≈"
-        plugged = self.plugged.text()
-        if plugged == format_number(self.value):
-            return f"{self.measure} = {plugged}"
-        return f"{self.measure} {left} {plugged} {right} {format_number(self.value)}"
+        return self._equation(self.measure, self.plugged.text(), "\u2248")
+
+    def _equation(self, lhs: str, plugged: str, approx: str) -> str:
+        """``lhs``, the plugged-in formula and the value, joined by ``=`` where exact, ``approx`` where rounded."""
+        shown = format_number(self.value)
+        if plugged == shown:
+            return f"{lhs} = {plugged}"
+        assert self.plugged is not None
+        left = "=" if self.plugged.exact else approx
+        exact = shows_exactly(self.value) and math.isclose(self.plugged.value(), self.value, rel_tol=0, abs_tol=1e-12)
+        return f"{lhs} {left} {plugged} {'=' if exact else approx} {shown}"
 
     @property
     def display_value(self) -> str:

@@ -326,11 +326,6 @@ class SetSize(Expr):
         return "|{" + ", ".join(self.members) + "}|"
 
 
-def relation(left_exact: bool) -> str:
-    r"""``=`` when both sides are shown exactly, else ``\approx``."""
-    return "=" if left_exact else r"\approx"
-
-
 def fraction(numerator: float, denominator: float) -> Frac:
     """``Frac(Num(numerator), Num(denominator))``, the most common node.
 
