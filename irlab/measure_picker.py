@@ -1,0 +1,69 @@
+"""The exercise builder's measure picker: families, their K and variant options, and the name they make.
+
+A lecturer picks a family (nDCG), K, and a variant per convention (gain, discount, ideal,
+denominator; :mod:`irlab.conventions`); :func:`measure_text` gives the measure name in irlab's
+canonical spelling, the one the exercise file stores.
+
+>>> measure_text("nDCG", 10, {"gain": "exponential"})
+"nDCG(gain='exponential')@10"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from irlab.conventions import CONVENTIONS
+from irlab.measures import FAMILIES, Measure, parse_measure
+
+FAMILY_LABELS = {"P": "Precision@K", "R": "Recall@K", "RR": "Reciprocal rank (RR; its mean is MRR)",
+                 "AP": "Average precision (AP; its mean is MAP)", "nDCG": "nDCG (normalised DCG)",
+                 "DCG": "DCG", "IDCG": "IDCG (DCG of the ideal ranking)", "CG": "CG (cumulative gain)",
+                 "Rprec": "R-precision", "Success": "Success@K (a hit in the top K)"}
+"""The measure families the picker offers, in the order shown."""
+
+_OPTION_TOPICS = {("P", "denominator"): "precision_denominator", ("R", "denominator"): "recall_denominator",
+                  ("AP", "denominator"): "ap_denominator", "gain": "gain", "discount": "discount", "ideal": "ideal"}
+
+
+def measure_choices(family: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The picker's options for ``family``: parameter -> ((value, label), ...), the default first.
+
+    >>> [value for value, _ in measure_choices("AP")["denominator"]]
+    ['relevant', 'min-k-r', 'found']
+    >>> list(measure_choices("nDCG"))
+    ['gain', 'discount', 'ideal']
+    """
+    choices = {}
+    for param in FAMILIES[family].params:
+        topic = _OPTION_TOPICS.get((family, param), _OPTION_TOPICS.get(param))
+        if topic is None:
+            continue
+        variants = sorted(CONVENTIONS[topic], key=lambda variant: not variant.default)
+        choices[param] = tuple((variant.name, variant.label) for variant in variants)
+    return choices
+
+
+def takes_k(family: str) -> str:
+    """``"required"``, ``"optional"`` or ``"none"``: whether a measure of ``family`` has a K."""
+    return FAMILIES[family].cutoff
+
+
+def takes_rel(family: str) -> bool:
+    """Whether ``family`` takes a relevance level (``rel``)."""
+    return "rel" in FAMILIES[family].params
+
+
+def measure_text(family: str, k: int | None = None, options: Mapping[str, str] | None = None,
+                 rel: int | None = None) -> str:
+    """The measure name the picker builds, in irlab's canonical spelling (defaults left out).
+
+    >>> measure_text("nDCG", 5, {"discount": "jarvelin-kekalainen", "gain": "linear"})
+    "nDCG(discount='jarvelin-kekalainen')@5"
+    >>> measure_text("AP", None, {"denominator": "relevant"}, rel=2), measure_text("RR", 3)
+    ('AP(rel=2)', 'RR@3')
+    """
+    defaults = {param: choices[0][0] for param, choices in measure_choices(family).items()}
+    chosen = {param: value for param, value in (options or {}).items() if value and value != defaults.get(param)}
+    k = None if takes_k(family) == "none" else k
+    rel = rel if takes_rel(family) and rel not in (None, 1) else None
+    return str(parse_measure(str(Measure(family, k, chosen, rel))))

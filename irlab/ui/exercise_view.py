@@ -1,0 +1,110 @@
+"""Showing an exercise: its rankings as picture tiles or tables, its answer key, and breakdowns.
+
+Shared by the builder's preview and the practice page. Labels, ids and prompts are the
+exercise author's text: they reach the browser as tile data (set as text by the component),
+as escaped Markdown, or inside Markdown tables of escaped cells.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+
+import streamlit as st
+
+from irlab.breakdown import Breakdown
+from irlab.exercises import Exercise, Question, answer_key, describe_question
+from irlab.judgments import Judgments
+from irlab.rankings import ideal_ranking
+from irlab.scenario import Item
+from irlab.scenarios.art import ALT_TEXT, picture_data_uri
+from irlab.ui import render
+from irlab.ui.gallery import picture_strip
+from irlab.ui.markdown import escape_markdown
+from irlab.ui.tiles import ranking_tiles
+
+
+_DOCUMENT_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" rx="10" '
+    'fill="#eef1f5"/><path d="M30 16h30l14 14v54H30z" fill="#fff" stroke="#7b8596" stroke-width="3" '
+    'stroke-linejoin="round"/><path d="M60 16v14h14" fill="none" stroke="#7b8596" stroke-width="3" '
+    'stroke-linejoin="round"/><path d="M38 46h28M38 57h28M38 68h18" stroke="#aab2c0" stroke-width="4" '
+    'stroke-linecap="round"/></svg>')
+DOCUMENT_PICTURE = "data:image/svg+xml;base64," + base64.b64encode(_DOCUMENT_SVG.encode()).decode("ascii")
+"""A plain page, for tiles of items without a built-in picture."""
+
+
+def _grade_label(grade: int, judgments: Judgments) -> str:
+    if judgments.scale == "binary":
+        return "relevant" if grade >= 1 else "not relevant"
+    return f"grade {grade} of {judgments.max_grade}"
+
+
+def tiles(exercise: Exercise, system_id: str, query_id: str, *, key: str, label: str) -> None:
+    """The ranking of ``system_id`` for ``query_id`` as draggable picture tiles (grades shown)."""
+    query = exercise.query(query_id)
+    judgments = query.judgments
+    ranking = exercise.ranking(system_id, query_id)
+    rows = []
+    for item_id in ranking:
+        item = exercise.item(item_id)
+        grade = judgments.grade(item_id)
+        rows.append({"id": item.id, "title": item.label, "alt": ALT_TEXT.get(item.picture, item.label),
+                     "picture": picture_data_uri(item.picture) if item.picture else DOCUMENT_PICTURE,
+                     "relevance": grade,
+                     "relevance_label": _grade_label(grade, judgments)})
+    ranking_tiles(key=key, tiles=rows, k=None, mode=judgments.scale, max_grade=max(judgments.max_grade, 1),
+                  default_order=ranking, ideal_order=ideal_ranking(judgments, ranking), label=label,
+                  show_buttons=True)
+
+
+def ranking_view(exercise: Exercise, system_id: str, query_id: str) -> None:
+    """A ranking and its judgments for students: pictures with badges when every item has one, else a table;
+    then the judged items the system did not return (they count for recall, AP and IDCG)."""
+    query = exercise.query(query_id)
+    judgments = query.judgments
+    ranking = exercise.ranking(system_id, query_id)
+    items = [exercise.item(i) for i in ranking]
+    scale = ("relevant (1) or not (0)" if judgments.scale == "binary"
+             else f"graded 0 to {judgments.max_grade}")
+    st.markdown(f"**Query {escape_markdown(query.display_text)}** ({escape_markdown(scale)}), ranked best first by "
+                f"the system \u201c{escape_markdown(exercise.system(system_id).name or system_id)}\u201d.")
+    if all(item.picture for item in items) and len(items) <= 12:
+        picture_strip([Item(id=i.id, title=i.label, alt=ALT_TEXT.get(i.picture, i.label), picture=i.picture)
+                       for i in items],
+                      badges=[f"rank {r} · {_grade_label(judgments.grade(i.id), judgments)}"
+                              for r, i in enumerate(items, start=1)])
+    else:
+        render.table_of(["rank", "item", "label", "grade"],
+                        [[str(r), i.id, i.label, str(judgments.grade(i.id))] for r, i in enumerate(items, start=1)])
+    missing = [(item_id, grade) for item_id, grade in judgments.items() if grade >= 1 and item_id not in ranking]
+    if missing:
+        st.caption("Judged relevant but not returned: " + escape_markdown(", ".join(
+            f"{exercise.item(i).label} ({i}, grade {g})" for i, g in missing)) + ".")
+
+
+def question_data(exercise: Exercise, question: Question) -> None:
+    """The rankings and judgments a question is computed from."""
+    for query_id in exercise.question_queries(question):
+        ranking_view(exercise, question.system, query_id)
+
+
+def breakdown(item: Breakdown, labels: Mapping[str, str], *, per_query: bool = False) -> None:
+    """A breakdown: formula, numbers plugged in, the per-rank table, notes; with ``per_query`` (a mean over
+    queries) each query's breakdown in an expander."""
+    render.breakdown(item, labels)
+    if per_query:
+        for name, part in item.parts.items():
+            with st.expander(f"Query {escape_markdown(name)}: {escape_markdown(part.measure)} = "
+                             f"{part.display_value}"):
+                render.breakdown(part, labels)
+
+
+def answer_key_view(exercise: Exercise) -> None:
+    """Every question with its value; each opens to its full breakdown."""
+    labels = exercise.labels()
+    for number, (question, result) in enumerate(answer_key(exercise), start=1):
+        title = f"{number}. {describe_question(exercise, question)} = {result.display_value}"
+        with st.expander(escape_markdown(title)):
+            st.caption(f"Question id {escape_markdown(question.id)} · measure {escape_markdown(question.measure)}")
+            breakdown(result, labels, per_query=question.is_mean)
