@@ -17,7 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.browser import LAPTOP, PROJECTOR, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
 
-PAGES = ["", "actual-vs-predicted", "recall-precision", "mrr", "map", "ndcg", "conventions"]
+PAGES = {"": False, "actual-vs-predicted": True, "recall-precision": True, "mrr": True, "map": True, "ndcg": True,
+         "conventions": True, "build": False, "practise": False}
+"""Page slug ('' is home) -> whether it shows walkthrough tiles (those get the drag, graded and present shots)."""
 VARIANTS = {"default": "", "graded": "?rel=graded", "present": "?present=1"}
 
 
@@ -49,16 +51,16 @@ def drag_first_to_second(page) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", nargs="?", default="screenshots")
-    parser.add_argument("--only", nargs="*", default=None, help="page slugs ('' is home)")
+    parser.add_argument("--only", nargs="*", default=None, help="page slugs ('' is home): " + ", ".join(PAGES))
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    pages = args.only if args.only is not None else PAGES
+    pages = args.only if args.only is not None else list(PAGES)
     with running_app() as url, chromium() as browser:
         for size_name, size in (("laptop", LAPTOP), ("projector", PROJECTOR)):
             for slug in pages:
                 for variant, query in VARIANTS.items():
-                    if not slug and variant != "default":
+                    if not PAGES.get(slug) and variant != "default":
                         continue
                     page = browser.new_page(viewport=size)
                     page.goto(f"{url}/{slug}{query}")
@@ -66,7 +68,7 @@ def main() -> None:
                     time.sleep(1.5)
                     name = slug or "home"
                     shoot(page, out / f"{name}-{variant}-{size_name}.png")
-                    if variant == "default" and slug:
+                    if variant == "default" and PAGES.get(slug):
                         drag_first_to_second(page)
                         shoot(page, out / f"{name}-dragged-{size_name}.png")
                     page.close()

@@ -83,7 +83,7 @@ def explain_average_precision(ranking: Sequence[str], judgments: Mapping[str, in
     top = "K" if k is not None else "N"
     return Breakdown(
         measure=measure_name("AP", k), value=float(plugged.value()), lhs=latex_measure("AP", k),
-        symbolic=rf"{latex_measure('AP', kk)} = \frac{{\sum_{{k=1}}^{{{top}}} P@k \cdot rel_k}}{{{den_latex}}}",
+        symbolic=rf"{latex_measure('AP', kk)} = \frac{{1}}{{{den_latex}}} \sum_{{k=1}}^{{{top}}} P@k \cdot rel_k",
         symbolic_text=f"AP = (sum over the ranks k of precision at k times rel_k) / {den_words}",
         plugged=plugged, rows=tuple(rows),
         columns=(Column("rank", "k"), Column("item", "item"), Column("rel", "rel_k", "1 if relevant, else 0"),

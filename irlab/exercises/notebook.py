@@ -56,6 +56,8 @@ def exercise_notebook(exercise: Exercise, *, solutions: bool = False) -> nbforma
         cells.append(new_code_cell((function.solution if solutions else function.stub).rstrip()))
         cells.append(new_markdown_cell(f"Tests of `{function.name}` (expected values computed by IR Lab)."))
         cells.append(new_code_cell(_test_code(exercise, function, questions).rstrip()))
+    for index, cell in enumerate(cells):  # nbformat draws random ids; fixed ones make exports reproducible
+        cell.id = f"irlab-{index:03d}"
     notebook = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},

@@ -92,3 +92,10 @@ def test_a_variant_notebook_with_evil_labels_and_several_systems_passes(evil, ke
     results = execute(notebook, kernel_name, tmp_path)
     assert not [errors for _, _, errors in results if errors]
     assert all(re.search(r"\b\d+ passed\b", text) for _, text, _ in _test_cells(results))
+
+
+def test_exports_are_byte_identical_between_runs():
+    from irlab.exercises import builtin_exercise, exercise_notebook, notebook_text
+
+    exercise = builtin_exercise("ndcg-exercise")
+    assert notebook_text(exercise_notebook(exercise)) == notebook_text(exercise_notebook(exercise))
