@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 
 DIGITS = 4
 """Decimals shown for numbers that are not whole (the golden values are exact to 4)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 
 from irlab.average_precision import explain_average_precision, explain_mean_average_precision
 from irlab.breakdown import Breakdown
@@ -115,7 +115,7 @@ class TileRow:
     show_classes: bool
 
 
-@lru_cache(maxsize=None)
+@cache
 def _picture(item_id: str) -> str:
     picture = SCENARIO.item(item_id).picture
     return picture_data_uri(picture) if picture else ""

@@ -34,7 +34,7 @@ with right:
     render.figure(charts.curves_spec({"NDCG": view.curves["NDCG"]}, view.k, title="NDCG@K", large=state.present),
                   charts.describe_curves({"NDCG": view.curves["NDCG"]}, view.k), key="ndcg-curve")
 render.breakdown(view.ndcg.parts["DCG"], SCENARIO.labels(), heading=f"DCG@{view.k}, rank by rank")
-render.breakdown(view.ndcg, SCENARIO.labels(), heading=f"NDCG@k beside the ideal order", table=True)
+render.breakdown(view.ndcg, SCENARIO.labels(), heading="NDCG@k beside the ideal order", table=True)
 render.teaching(CHAPTER, state)
 render.plain_text([view.cg, view.ndcg.parts["DCG"], view.ndcg.parts["IDCG"], view.ndcg], SCENARIO.labels(), state)
 close_chapter(state, CHAPTER)

@@ -15,7 +15,7 @@ in ``irlab/exercises/examples/`` and load through the same validation as any oth
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -38,7 +38,7 @@ def builtin_text(name: str) -> str:
     return (resources.files("irlab.exercises") / "examples" / f"{name}.json").read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_exercise(name: str) -> Exercise:
     """A shipped example, validated (cached: exercises are immutable)."""
     return parse_exercise(builtin_text(name))
