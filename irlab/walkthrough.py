@@ -131,13 +131,13 @@ def tile_row(key: str, query: Query, ranking: Sequence[str], judgments: Judgment
              show_classes: bool = False, editable_grades: bool = False) -> TileRow:
     """The tiles of ``ranking`` with their grades and, at cutoff ``k``, their TP/FP/FN/TN class."""
     classes = {}
-    if k is not None:
+    if k is not None and show_classes:
         classes = {row["item"]: row["class"] for row in explain_confusion_at_k(ranking, judgments, k).rows}
     tiles = []
     for item_id in ranking:
         item = SCENARIO.item(item_id)
         grade = judgments.grade(item_id)
-        cls = classes.get(item_id) if show_classes else None
+        cls = classes.get(item_id)
         tiles.append({"id": item_id, "title": item.title, "alt": item.alt, "picture": _picture(item_id),
                       "relevance": grade, "relevance_label": _relevance_label(grade, mode, judgments.max_grade),
                       "class": cls, "class_label": CLASS_LABELS.get(cls, "") if cls else ""})
