@@ -37,6 +37,7 @@ import json
 import math
 from os import PathLike
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from irlab.errors import ValidationError
@@ -176,15 +177,9 @@ def validate_exercise(exercise: Exercise) -> Exercise:
 
 
 def _items(value: Any) -> tuple[ExerciseItem, ...]:
-    entries = _list(value, "items", what="item", minimum=1, maximum=MAX_ITEMS)
-    items, seen = [], set()
-    for index, entry in enumerate(entries):
-        path = f"items[{index}]"
-        fields = _object(entry, path, ("id", "label", "picture"), ("id", "label"), what="an item")
-        item_id = _identifier(fields["id"], f"{path}.id")
-        if item_id in seen:
-            raise ValidationError(f"item id {item_id!r} is used twice", path=f"{path}.id")
-        seen.add(item_id)
+    items = []
+    for path, fields, item_id in _entries_with_ids(value, "items", "item", "an item", ("id", "label", "picture"),
+                                                   ("id", "label"), MAX_ITEMS):
         label = _text(fields["label"], f"{path}.label", max_length=MAX_LABEL_LENGTH)
         picture = fields.get("picture")
         if picture is not None:
@@ -196,19 +191,13 @@ def _items(value: Any) -> tuple[ExerciseItem, ...]:
 
 
 def _queries(value: Any, item_ids: set[str]) -> tuple[ExerciseQuery, ...]:
-    entries = _list(value, "queries", what="query", minimum=1, maximum=MAX_QUERIES)
-    queries, seen = [], set()
-    for index, entry in enumerate(entries):
-        path = f"queries[{index}]"
-        fields = _object(entry, path, ("id", "text", "scale", "max_grade", "judgments"), ("id", "scale", "judgments"),
-                         what="a query")
-        query_id = _identifier(fields["id"], f"{path}.id")
+    queries = []
+    for path, fields, query_id in _entries_with_ids(value, "queries", "query", "a query",
+                                                    ("id", "text", "scale", "max_grade", "judgments"),
+                                                    ("id", "scale", "judgments"), MAX_QUERIES):
         if query_id == MEAN:
             raise ValidationError(f"{MEAN!r} is reserved for questions about the mean over queries; "
                                   "choose another query id", path=f"{path}.id")
-        if query_id in seen:
-            raise ValidationError(f"query id {query_id!r} is used twice", path=f"{path}.id")
-        seen.add(query_id)
         text = _text(fields.get("text", ""), f"{path}.text", max_length=MAX_LABEL_LENGTH, allow_empty=True)
         scale = fields["scale"]
         if scale not in ("binary", "graded"):
@@ -255,15 +244,9 @@ def _judgments(value: Any, path: str, item_ids: set[str], scale: str, max_grade:
 
 
 def _systems(value: Any, query_ids: list[str], item_ids: set[str]) -> tuple[ExerciseSystem, ...]:
-    entries = _list(value, "systems", what="system", minimum=1, maximum=MAX_SYSTEMS)
-    systems, seen = [], set()
-    for index, entry in enumerate(entries):
-        path = f"systems[{index}]"
-        fields = _object(entry, path, ("id", "name", "rankings"), ("id", "rankings"), what="a system")
-        system_id = _identifier(fields["id"], f"{path}.id")
-        if system_id in seen:
-            raise ValidationError(f"system id {system_id!r} is used twice", path=f"{path}.id")
-        seen.add(system_id)
+    systems = []
+    for path, fields, system_id in _entries_with_ids(value, "systems", "system", "a system",
+                                                     ("id", "name", "rankings"), ("id", "rankings"), MAX_SYSTEMS):
         name = _text(fields.get("name", ""), f"{path}.name", max_length=MAX_LABEL_LENGTH, allow_empty=True)
         rankings_value = fields["rankings"]
         if not isinstance(rankings_value, dict):
@@ -301,18 +284,12 @@ def _ranking(value: Any, path: str, item_ids: set[str]) -> tuple[str, ...]:
 
 
 def _questions(value: Any, exercise: Exercise) -> tuple[Question, ...]:
-    entries = _list(value, "questions", what="question", minimum=1, maximum=MAX_QUESTIONS)
     query_ids = [query.id for query in exercise.queries]
     system_ids = [system.id for system in exercise.systems]
-    questions, seen = [], set()
-    for index, entry in enumerate(entries):
-        path = f"questions[{index}]"
-        fields = _object(entry, path, ("id", "measure", "query", "system", "prompt", "mean_over"),
-                         ("id", "measure", "query", "system"), what="a question")
-        question_id = _identifier(fields["id"], f"{path}.id")
-        if question_id in seen:
-            raise ValidationError(f"question id {question_id!r} is used twice", path=f"{path}.id")
-        seen.add(question_id)
+    questions = []
+    for path, fields, question_id in _entries_with_ids(value, "questions", "question", "a question",
+                                                       ("id", "measure", "query", "system", "prompt", "mean_over"),
+                                                       ("id", "measure", "query", "system"), MAX_QUESTIONS):
         measure_text = _text(fields["measure"], f"{path}.measure", max_length=MAX_MEASURE_LENGTH)
         try:
             measure = parse_measure(measure_text)
@@ -416,6 +393,20 @@ def _object(value: Any, path: str | None, allowed: tuple[str, ...], required: tu
         if key not in value:
             raise ValidationError(f"missing field {key!r} ({what} needs: {', '.join(required)})", path=path)
     return value
+
+
+def _entries_with_ids(value: Any, name: str, what: str, article: str, keys: tuple[str, ...],
+                      required: tuple[str, ...], maximum: int) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """Each object of the list ``name`` as (path, fields, id), refusing an id used twice."""
+    seen: set[str] = set()
+    for index, entry in enumerate(_list(value, name, what=what, minimum=1, maximum=maximum)):
+        path = f"{name}[{index}]"
+        fields = _object(entry, path, keys, required, what=article)
+        entry_id = _identifier(fields["id"], f"{path}.id")
+        if entry_id in seen:
+            raise ValidationError(f"{what} id {entry_id!r} is used twice", path=f"{path}.id")
+        seen.add(entry_id)
+        yield path, fields, entry_id
 
 
 def _list(value: Any, path: str, *, what: str, minimum: int, maximum: int) -> list[Any]:
