@@ -15,6 +15,7 @@ from irlab.drafts import file_stem
 from irlab.errors import ValidationError
 from irlab.exercises import Exercise, dump_exercise, make_variant, parse_exercise
 from irlab.sharing import EXPORTS, MAX_BATCH, PRACTICE_PAGE, export_name, practice_path, variant_bundle, variant_seeds
+from irlab.ui.exercise_state import Builder
 from irlab.ui.markdown import escape_markdown
 
 BATCH = "irlab.builder.batch"
@@ -115,3 +116,16 @@ def variants(exercise: Exercise) -> None:
                            mime="application/zip", icon=":material/folder_zip:", key=KEY + "zip", type="primary")
         st.caption("The zip holds students/ (one notebook per seed), solutions/ and one CSV answer key with a "
                    "seed column. Give each student the link with their seed to practise the same variant.")
+
+
+def share_tab(state: Builder) -> None:
+    """The builder's sharing and exports: the JSON file, a practice link, course files, variants."""
+    exercise = state.valid
+    st.subheader("The exercise file")
+    exercise_file(exercise, valid=state.is_valid)
+    st.subheader("Share a link")
+    share_link(exercise)
+    st.subheader("Files for your course")
+    course_files(exercise)
+    st.subheader("One variant per student")
+    variants(exercise)

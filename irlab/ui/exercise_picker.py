@@ -12,6 +12,7 @@ from irlab.drafts import add_question, question_id
 from irlab.errors import ValidationError
 from irlab.exercises import MEAN
 from irlab.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
+from irlab.ui.exercise_editor import questions
 from irlab.ui.exercise_state import DRAFT, Builder, commit
 from irlab.ui.markdown import escape_markdown
 
@@ -68,3 +69,9 @@ def picker(state: Builder) -> None:
                       f"**{escape_markdown(question_id(draft, measure, query or ''))}**")
         right.button("Add this question", icon=":material/add:", disabled=not (query and system), width="stretch",
                      on_click=_add, args=(measure, query, system, prompt), key=KEY + "add")
+
+
+def questions_tab(state: Builder) -> None:
+    """The builder's questions: the measure picker, then the table of questions."""
+    picker(state)
+    questions(state)

@@ -19,6 +19,7 @@ from irlab.rankings import ideal_ranking
 from irlab.scenario import Item
 from irlab.scenarios.art import ALT_TEXT, picture_data_uri
 from irlab.ui import render
+from irlab.ui.exercise_state import Builder, tiles_key
 from irlab.ui.gallery import picture_strip
 from irlab.ui.markdown import escape_markdown
 from irlab.ui.tiles import ranking_tiles
@@ -108,3 +109,24 @@ def answer_key_view(exercise: Exercise) -> None:
         with st.expander(escape_markdown(title)):
             st.caption(f"Question id {escape_markdown(question.id)} · measure {escape_markdown(question.measure)}")
             breakdown(result, labels, per_query=question.is_mean)
+
+
+def preview_tab(state: Builder) -> None:
+    """The builder's preview: one ranking as draggable tiles, and the answer key below it."""
+    exercise = state.valid
+    if not state.is_valid:
+        st.info("The draft has problems, so this is the last valid version.", icon=":material/info:")
+    left, right = st.columns(2)
+    query_index = left.selectbox("Query", range(len(exercise.queries)), key="irlab.builder.w.preview_query",
+                                 format_func=lambda i: exercise.queries[i].display_text)
+    system_index = right.selectbox("System", range(len(exercise.systems)), key="irlab.builder.w.preview_system",
+                                   format_func=lambda i: exercise.systems[i].name or exercise.systems[i].id)
+    system, query = exercise.systems[system_index], exercise.queries[query_index]
+    tiles(exercise, system.id, query.id, key=tiles_key(system_index, query_index),
+          label=f"Ranking of {system.name or system.id} for {query.display_text}")
+    st.caption("Drag a tile (or focus it and press Shift+Arrow) to reorder this system's ranking; "
+               "the answer key below follows." if state.is_valid else
+               "Fix the draft's problems to reorder rankings by dragging.")
+    st.subheader("Answer key")
+    st.caption("Each question's value; open one for its formula, the numbers plugged in and the table.")
+    answer_key_view(exercise)
