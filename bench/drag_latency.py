@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser import LAPTOP, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
-from irlab.chapters import chapter  # noqa: E402
-from irlab.walkthrough import DEFAULT_STATE, ndcg_view, recall_precision_view  # noqa: E402
+from irlab.walkthrough.chapters import chapter  # noqa: E402
+from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
+from irlab.walkthrough.views import ndcg_view, recall_precision_view  # noqa: E402
 
 WATCH_JS = """([metrics, curve]) => {
   const lat = window.__lat = {t0: null, text: null, chart: null};

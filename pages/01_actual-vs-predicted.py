@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from irlab.chapters import chapter
 from irlab.ui import render
 from irlab.ui.page import close_chapter, open_chapter
-from irlab.walkthrough import SCENARIO, confusion_matrix, confusion_view
 from irlab.ui.shell import ensure_navigation
+from irlab.walkthrough.chapters import chapter
+from irlab.walkthrough.state import SCENARIO
+from irlab.walkthrough.views import confusion_matrix, confusion_view
 
 ensure_navigation()  # first: see irlab/ui/shell.py
 

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from irlab import charts
-from irlab.chapters import chapter
 from irlab.ui import render
 from irlab.ui.page import close_chapter, open_chapter
-from irlab.walkthrough import SCENARIO, recall_precision_view
 from irlab.ui.shell import ensure_navigation
+from irlab.walkthrough import charts
+from irlab.walkthrough.chapters import chapter
+from irlab.walkthrough.state import SCENARIO
+from irlab.walkthrough.views import recall_precision_view
 
 ensure_navigation()  # first: see irlab/ui/shell.py
 

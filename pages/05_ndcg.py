@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from irlab import charts
-from irlab.chapters import chapter
 from irlab.ui import render
 from irlab.ui.gallery import picture_strip
 from irlab.ui.page import close_chapter, open_chapter
-from irlab.walkthrough import SCENARIO, ndcg_view
 from irlab.ui.shell import ensure_navigation
+from irlab.walkthrough import charts
+from irlab.walkthrough.chapters import chapter
+from irlab.walkthrough.state import SCENARIO
+from irlab.walkthrough.views import ndcg_view
 
 ensure_navigation()  # first: see irlab/ui/shell.py
 

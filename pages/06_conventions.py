@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from irlab import charts
-from irlab.chapters import chapter
 from irlab.ui import render
 from irlab.ui.controls import returned_control
 from irlab.ui.page import close_chapter, open_chapter
-from irlab.walkthrough import SCENARIO, conventions_chart_rows, conventions_table, conventions_view
 from irlab.ui.shell import ensure_navigation
+from irlab.walkthrough import charts
+from irlab.walkthrough.chapters import chapter
+from irlab.walkthrough.state import SCENARIO
+from irlab.walkthrough.views import conventions_chart_rows, conventions_table, conventions_view
 
 ensure_navigation()  # first: see irlab/ui/shell.py
 

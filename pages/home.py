@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from irlab.chapters import CHAPTERS
 from irlab.ui.gallery import picture_strip
 from irlab.ui.pages import chapter_page_path
-from irlab.ui.style import apply_style
-from irlab.walkthrough import SCENARIO
 from irlab.ui.shell import ensure_navigation
+from irlab.ui.style import apply_style
+from irlab.walkthrough.chapters import CHAPTERS
+from irlab.walkthrough.state import SCENARIO
 
 ensure_navigation()  # first: see irlab/ui/shell.py
 

@@ -1,4 +1,10 @@
-"""The layers of DESIGN section 3: irlab's core never imports Streamlit; pages hold no arithmetic."""
+"""The layers of docs/architecture.md, checked: imports point downward only.
+
+irlab's packages form a stack (lowest first). A module may import its own package and any
+package below its own; packages on the same level are independent of each other. Only
+``irlab.ui`` (and the pages above it) may import Streamlit; nothing imports ``pages``; pages
+hold no arithmetic.
+"""
 
 from __future__ import annotations
 
@@ -7,33 +13,123 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
-CORE = [path for path in (ROOT / "irlab").rglob("*.py") if "ui" not in path.relative_to(ROOT / "irlab").parts]
+IRLAB = ROOT / "irlab"
+
+LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(level) for level in (
+    {"errors"},                  # the one exception type every layer raises
+    {"explain"},                 # formula trees and breakdowns
+    {"data"},                    # validated judgments, rankings, scenarios
+    {"metrics", "scenarios"},    # the metrics and their registry | the cats-in-boxes data and pictures
+    {"runs"},                    # TREC files into columns, batch evaluation, comparison
+    {"exercises"},               # exercise format, answers, exports, grading
+    {"walkthrough"},             # the learner's state, chapter views, URL state, charts, quiz
+    {"ui"},                      # the Streamlit layer
+    {"cli"},                     # the command line
+    {"__main__"},                # python -m irlab
+))
+LEVEL = {package: number for number, level in enumerate(LAYERS) for package in level}
+FACADE = "__init__"
+"""``irlab/__init__.py`` re-exports the public API for users; no irlab module imports it."""
+
+
+def package_of(path: Path) -> str:
+    """The first component under irlab/: ``metrics`` for irlab/metrics/dcg.py, ``errors`` for irlab/errors.py."""
+    return path.relative_to(IRLAB).with_suffix("").parts[0]
 
 
 def imported_modules(path: Path) -> set[str]:
+    """Every module an import statement in ``path`` names (relative imports resolved against irlab)."""
     tree = ast.parse(path.read_text())
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                raise AssertionError(f"{path}: use absolute imports (from irlab.x import y)")
+            if node.module == "irlab":  # from irlab import charts -> irlab.charts
+                names.update(f"irlab.{alias.name}" for alias in node.names)
+            elif node.module:
+                names.add(node.module)
     return names
 
 
-def test_core_modules_never_import_streamlit():
-    assert len(CORE) > 10
-    offenders = [str(p.relative_to(ROOT)) for p in CORE
+def irlab_targets(path: Path) -> set[str]:
+    """The irlab packages ``path`` imports (``metrics`` for irlab.metrics.dcg; ``__init__`` for bare irlab)."""
+    targets = set()
+    for name in imported_modules(path):
+        parts = name.split(".")
+        if parts[0] == "irlab":
+            targets.add(parts[1] if len(parts) > 1 else FACADE)
+    return targets
+
+
+MODULES = sorted(p for p in IRLAB.rglob("*.py") if p != IRLAB / "__init__.py")
+
+
+def test_every_package_has_a_layer():
+    assert len(MODULES) > 30
+    unplaced = {package_of(p) for p in MODULES} - set(LEVEL)
+    assert not unplaced, f"put these packages on a layer in LAYERS and docs/architecture.md: {unplaced}"
+
+
+def violation(own: str, target: str) -> str | None:
+    """Why package ``own`` may not import package ``target``, or None when it may."""
+    if target == own:
+        return None
+    if target == FACADE:
+        return f"{own} imports the irlab facade; import the module that defines the name"
+    if target not in LEVEL:
+        return f"{own} imports irlab.{target}, which is on no layer"
+    if LEVEL[target] >= LEVEL[own]:
+        return f"{own} (layer {LEVEL[own]}) imports irlab.{target} (layer {LEVEL[target]}): imports point downward only"
+    return None
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_point_downward(path):
+    problems = [problem for target in irlab_targets(path) if (problem := violation(package_of(path), target))]
+    assert not problems, f"{path.relative_to(ROOT)}: {problems}"
+
+
+def test_the_layer_check_catches_what_the_issue_names(tmp_path):
+    """The contract itself can fail: explain importing metrics, data importing metrics, core importing ui,
+    sibling packages importing each other, anything importing the facade."""
+    assert violation("explain", "metrics") and violation("explain", "data")
+    assert violation("data", "metrics") and violation("data", "scenarios")
+    assert violation("metrics", "ui") and violation("exercises", "ui") and violation("walkthrough", "ui")
+    assert violation("metrics", "scenarios") and violation("scenarios", "metrics")
+    assert violation("exercises", FACADE) and violation("runs", "cli")
+    assert violation("metrics", "data") is None and violation("ui", "walkthrough") is None
+    probe = tmp_path / "probe.py"
+    probe.write_text("from irlab.metrics.dcg import dcg_at_k\nimport irlab.ui.render\nfrom irlab import charts\n")
+    assert irlab_targets(probe) == {"metrics", "ui", "charts"}
+
+
+def test_only_the_ui_layer_imports_streamlit():
+    below_ui = [p for p in MODULES if LEVEL[package_of(p)] < LEVEL["ui"] or package_of(p) in ("cli", "__main__")]
+    offenders = [str(p.relative_to(ROOT)) for p in below_ui
                  if any(name.split(".")[0] == "streamlit" for name in imported_modules(p))]
     assert not offenders
 
 
 def test_importing_the_whole_core_loads_no_streamlit():
-    modules = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in CORE)
+    core = [p for p in MODULES if package_of(p) != "ui"]
+    modules = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in core)
     code = "import sys\n" + "".join(f"import {m}\n" for m in modules) + "print('streamlit' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_nothing_imports_pages():
+    everything = [*IRLAB.rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py",
+                  *(ROOT / "tests").rglob("*.py"), *(ROOT / "bench").rglob("*.py")]
+    offenders = [str(p.relative_to(ROOT)) for p in everything
+                 if any(name.split(".")[0] == "pages" for name in imported_modules(p))]
+    assert not offenders
 
 
 def test_pages_hold_no_arithmetic():

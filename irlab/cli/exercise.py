@@ -1,4 +1,4 @@
-"""IR Lab's command line: ``python -m irlab exercise ...``.
+"""``python -m irlab exercise ...``: validate, export and vary exercises.
 
 Commands (EXERCISE is a file path or ``builtin:NAME``, NAME one of the shipped examples)::
 
@@ -14,6 +14,7 @@ Bad input (a missing file, an invalid exercise, a wrong option) prints one line 
 ``error:`` to stderr and exits with status 2; success exits with 0. ``--seed N`` works on the
 variant ``make_variant(exercise, N)``.
 
+>>> from irlab.cli import main
 >>> main(["exercise", "key", "builtin:ndcg-exercise"])  # doctest: +NORMALIZE_WHITESPACE
 question   query  system  measure                                   answer
 ndcg5-q1   q1     system  nDCG(discount='jarvelin-kekalainen')@5    0.7992
@@ -29,11 +30,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
 
-from irlab.errors import ValidationError
+from irlab.cli.common import EXIT_OK, CliError
 from irlab.exercises.answers import answer_key
 from irlab.exercises.csv_key import answer_key_csv
 from irlab.exercises.examples import BUILTIN_NAMES, BUILTIN_PREFIX, load_exercise_source, source_stem
@@ -43,13 +43,11 @@ from irlab.exercises.notebook import exercise_notebook, notebook_text
 from irlab.exercises.variants import make_variant
 from irlab.exercises.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
 
-EXIT_OK = 0
-EXIT_ERROR = 2
 FORMATS = ("notebook", "worksheet", "answers", "csv")
 
 _EXERCISE_HELP = (f"an exercise JSON file, or {BUILTIN_PREFIX}NAME for a shipped example "
                   f"({', '.join(BUILTIN_PREFIX + name for name in BUILTIN_NAMES)})")
-_EPILOG = f"""\
+EPILOG = f"""\
 examples:
   python -m irlab exercise validate course/week3.json
   python -m irlab exercise key {BUILTIN_PREFIX}ndcg-exercise --seed 7
@@ -64,29 +62,10 @@ The exercise format is described in docs/exercise-format.md.
 """
 
 
-class CliError(Exception):
-    """Bad input found by the command line itself (an option that does not fit)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        _fail(f"{message} (see '{self.prog} --help')")
-
-
-def _fail(message: str) -> NoReturn:
-    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
-    raise SystemExit(EXIT_ERROR)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed for --help tests and documentation)."""
-    parser = _Parser(prog="python -m irlab", description="IR Lab on the command line.",
-                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EPILOG)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``exercise`` and its actions to the top-level parser's commands."""
     exercise = commands.add_parser("exercise", help="validate, export and vary exercises",
-                                   description="Validate, export and vary exercises.", epilog=_EPILOG,
+                                   description="Validate, export and vary exercises.", epilog=EPILOG,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = exercise.add_subparsers(dest="action", required=True, metavar="ACTION")
 
@@ -117,7 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
     link = actions.add_parser("link", help="print the exercise as link text (small exercises only)")
     link.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
     link.set_defaults(run=_link)
-    return parser
 
 
 def _export_options(parser: argparse.ArgumentParser) -> None:
@@ -140,18 +118,6 @@ def _count(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 1000:
         raise argparse.ArgumentTypeError(f"the count is a whole number from 1 to 1000, got {text!r}")
     return int(text)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (errors raise SystemExit(2) after one line)."""
-    args = build_parser().parse_args(argv)
-    try:
-        return args.run(args)
-    except (ValidationError, CliError) as error:
-        _fail(str(error))
-    except OSError as error:
-        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
-        _fail(f"{where}{error.strerror or error}")
 
 
 def _load(args: argparse.Namespace) -> Exercise:

@@ -4,7 +4,7 @@ A judgment maps an item id to a grade. Binary judgments use grades 0 (not releva
 1 (relevant); graded judgments use a scale such as 0-4. Items without a judgment count as
 grade 0 (not relevant), as in trec_eval.
 
-Conventions (DESIGN section 4):
+Conventions (docs/architecture.md, "Metric conventions"):
 
 * **binary from graded**: an item is relevant when its grade is at least the *relevance
   level*, 1 by default (trec_eval ``-l``). So with grades 0-4, grades 1-4 are relevant.

@@ -1,7 +1,7 @@
 """Rankings: ordered item ids, how runs with scores become rankings, and the ideal ranking.
 
 A ranking is a sequence of distinct item ids, best first; rank ``k`` (1-based) holds
-``ranking[k - 1]``. Conventions (DESIGN section 4):
+``ranking[k - 1]``. Conventions (docs/architecture.md, "Metric conventions"):
 
 * **ties in scores**: when a run gives scores, items are ranked by score descending, then by
   item id descending in string order, exactly as trec_eval does (it ignores any rank column).
@@ -15,8 +15,8 @@ import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from numbers import Integral, Real
 
+from irlab.data.judgments import check_item_id, grade_of
 from irlab.errors import ValidationError
-from irlab.judgments import check_item_id, grade_of
 
 
 def check_ranking(ranking: Iterable[str], *, known_items: Collection[str] | None = None,

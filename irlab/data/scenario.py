@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from irlab.data.judgments import Judgments, check_item_id
+from irlab.data.rankings import check_k_in_range, check_ranking
 from irlab.errors import ValidationError
-from irlab.judgments import Judgments, check_item_id
-from irlab.rankings import check_k_in_range, check_ranking
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
 """Exercises: a JSON file format, answer keys with breakdowns, answer checking with known
-mistakes, seeded variants, links, and exports (notebook, worksheet, answer key, CSV).
+mistakes, seeded variants, links, and exports (notebook, worksheet, answer key, CSV); the
+builder's drafts (:mod:`~irlab.exercises.drafts`), sharing (:mod:`~irlab.exercises.sharing`)
+and the measure picker's choices (:mod:`~irlab.exercises.measure_picker`).
 
 Every number comes from irlab's measures (:func:`explain_question`), so the app, the
 exports and the checks agree to the last digit. The format is documented in
@@ -16,8 +18,8 @@ exports and the checks agree to the last digit. The format is documented in
 from irlab.exercises.answers import Feedback, KeyEntry, answer_key, check_answer, parse_answer
 from irlab.exercises.csv_key import answer_key_csv
 from irlab.exercises.examples import BUILTIN_NAMES, builtin_exercise, load_exercise_source
-from irlab.exercises.format import (MAX_FILE_BYTES, dump_exercise, exercise_from_dict, exercise_to_dict,
-                                    parse_exercise, read_exercise, validate_exercise, write_exercise)
+from irlab.exercises.format import (MAX_FILE_BYTES, dump_exercise, exercise_from_dict, exercise_to_dict, parse_exercise,
+                                    read_exercise, validate_exercise, write_exercise)
 from irlab.exercises.links import MAX_LINK_CHARS, exercise_from_link, exercise_to_link
 from irlab.exercises.mistakes import MISTAKES, Mistake, MistakeMatch, likely_mistakes, match_mistake
 from irlab.exercises.model import (DEFAULT_TOLERANCE, MEAN, SCHEMA_VERSION, Exercise, ExerciseItem, ExerciseQuery,

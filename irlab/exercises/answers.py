@@ -1,6 +1,6 @@
 """The answer key of an exercise, and checking a student's answer against it.
 
-``answer_key`` gives each question with its :class:`~irlab.breakdown.Breakdown` (formula,
+``answer_key`` gives each question with its :class:`~irlab.explain.breakdown.Breakdown` (formula,
 numbers plugged in, per-rank rows, value). ``check_answer`` reads the student's answer (a
 number or text such as ``"0.8"``, ``"0,8"``, ``"80%"``, ``"4/5"``), compares it with the
 expected value within the tolerance (absolute; the exercise's unless given), and for a wrong
@@ -27,12 +27,12 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from irlab.breakdown import Breakdown
 from irlab.errors import ValidationError
 from irlab.exercises.mistakes import MistakeMatch, match_mistake
 from irlab.exercises.model import Exercise, Question
 from irlab.exercises.questions import explain_question
-from irlab.formula import format_number
+from irlab.explain.breakdown import Breakdown
+from irlab.explain.formula import format_number
 
 MAX_ANSWER_LENGTH = 100
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"

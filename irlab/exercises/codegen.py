@@ -5,13 +5,13 @@ Questions that share a measure family and its parameters (all but K) share one f
 Solutions are plain Python (``math`` only) written from one template per family, with the
 variant's gain, discount, denominator, ideal ranking and relevance level filled in; they must
 agree with irlab (a test compares them on every family and variant). Docstrings state the
-conventions with the words of :mod:`irlab.conventions`.
+conventions with the words of :mod:`irlab.metrics.conventions`.
 
 Every function takes ``ranking`` (document ids, best first) and ``ground_truth``
 (``{document id: grade}``, unlisted documents have grade 0); measures with a cutoff take ``k``
 (``None`` means the whole ranking where the cutoff is optional).
 
->>> from irlab.measures import parse_measure
+>>> from irlab.metrics.registry import parse_measure
 >>> f = measure_function(parse_measure("P@5"), "precision")
 >>> print(f.signature)
 def precision(ranking: List, ground_truth: Dict, k: int) -> float:
@@ -27,8 +27,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from textwrap import indent
 
-from irlab.conventions import variant
-from irlab.measures import FAMILIES, Measure
+from irlab.metrics.conventions import variant
+from irlab.metrics.registry import FAMILIES, Measure
 
 BASE_NAMES = {"P": "precision", "R": "recall", "RR": "reciprocal_rank", "AP": "average_precision", "nDCG": "ndcg",
               "DCG": "dcg", "IDCG": "idcg", "CG": "cg", "Rprec": "r_precision", "Success": "success"}
@@ -67,7 +67,7 @@ class MeasureFunction:
 def function_key(measure: Measure) -> str:
     """The measure without its cutoff: questions with the same key share one function.
 
-    >>> from irlab.measures import parse_measure
+    >>> from irlab.metrics.registry import parse_measure
     >>> function_key(parse_measure("nDCG(discount='jk')@5")) == function_key(parse_measure("nDCG(discount='jk')@10"))
     True
     """
@@ -80,7 +80,7 @@ def function_names(measures: Iterable[Measure]) -> dict[str, str]:
     A family asked with one set of parameters gets its plain name (``ndcg``); several get a
     suffix naming what differs (``ndcg_exponential_gain``, ``ap_rel2``...).
 
-    >>> from irlab.measures import parse_measure
+    >>> from irlab.metrics.registry import parse_measure
     >>> function_names([parse_measure("nDCG@5"), parse_measure("nDCG(gain='exponential')@5"), parse_measure("RR")])
     {'nDCG': 'ndcg', "nDCG(gain='exponential')": 'ndcg_exponential_gain', 'RR': 'reciprocal_rank'}
     """

@@ -31,7 +31,7 @@ from typing import Any
 
 from irlab.errors import ValidationError
 from irlab.exercises import MEAN, SCHEMA_VERSION, Exercise, exercise_from_dict, exercise_to_dict  # noqa: F401 (MEAN: doctests)
-from irlab.measures import parse_measure
+from irlab.metrics.registry import parse_measure
 
 Draft = dict[str, Any]
 

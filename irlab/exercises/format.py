@@ -12,7 +12,7 @@ Conventions:
   ``"mean"`` is reserved (a question's ``query`` uses it for the mean over queries);
 * labels, titles, instructions and prompts are plain text: they may hold ``<script>`` or
   Markdown, which every renderer of IR Lab shows escaped, never as markup;
-* measures are written with irlab's names (:mod:`irlab.measures`) and stored in irlab's
+* measures are written with irlab's names (:mod:`irlab.metrics.registry`) and stored in irlab's
   canonical spelling (``ndcg_cut_5`` is stored as ``nDCG@5``);
 * a question's K must lie in 1..N, N being the length of each ranking it is asked about.
 
@@ -35,16 +35,16 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from os import PathLike
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
+from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
 from irlab.exercises.model import (DEFAULT_TOLERANCE, MEAN, SCHEMA_VERSION, Exercise, ExerciseItem, ExerciseQuery,
                                    ExerciseSystem, FrozenMapping, Question)
-from irlab.judgments import Judgments
-from irlab.measures import FAMILIES, parse_measure
+from irlab.metrics.registry import FAMILIES, parse_measure
 from irlab.scenarios.art import PICTURES
 
 MAX_FILE_BYTES = 256 * 1024

@@ -1,7 +1,7 @@
 """The exercise builder's measure picker: families, their K and variant options, and the name they make.
 
 A lecturer picks a family (nDCG), K, and a variant per convention (gain, discount, ideal,
-denominator; :mod:`irlab.conventions`); :func:`measure_text` gives the measure name in irlab's
+denominator; :mod:`irlab.metrics.conventions`); :func:`measure_text` gives the measure name in irlab's
 canonical spelling, the one the exercise file stores.
 
 >>> measure_text("nDCG", 10, {"gain": "exponential"})
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from irlab.conventions import CONVENTIONS
-from irlab.measures import FAMILIES, Measure, parse_measure
+from irlab.metrics.conventions import CONVENTIONS
+from irlab.metrics.registry import FAMILIES, Measure, parse_measure
 
 FAMILY_LABELS = {"P": "Precision@K", "R": "Recall@K", "RR": "Reciprocal rank (RR; its mean is MRR)",
                  "AP": "Average precision (AP; its mean is MAP)", "nDCG": "nDCG (normalised DCG)",

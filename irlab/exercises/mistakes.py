@@ -3,7 +3,7 @@
 A wrong answer is matched to a mistake when it lies within the tolerance of that mistaken
 computation **and** the mistaken computation differs from the correct value by more than the
 tolerance (otherwise the mistake would not show in the number). The mistaken computation is
-an irlab measure with one named variant changed (:mod:`irlab.conventions`) or one documented
+an irlab measure with one named variant changed (:mod:`irlab.metrics.conventions`) or one documented
 alteration (DCG instead of NDCG, no cutoff, only the top K ranked), so the student sees its full
 breakdown.
 
@@ -39,10 +39,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from irlab.breakdown import Breakdown
 from irlab.exercises.model import Exercise, Question
 from irlab.exercises.questions import explain_question
-from irlab.measures import Measure
+from irlab.explain.breakdown import Breakdown
+from irlab.metrics.registry import Measure
 
 _GAIN_FAMILIES = ("nDCG", "DCG", "IDCG", "CG")
 _DISCOUNT_FAMILIES = ("nDCG", "DCG", "IDCG")

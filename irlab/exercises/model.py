@@ -5,7 +5,7 @@ never change the exercise it came from. Objects of these types are normally buil
 :func:`irlab.exercises.format.exercise_from_dict`, which validates everything; building them
 by hand skips the checks (run :func:`irlab.exercises.format.validate_exercise` afterwards).
 
->>> from irlab.judgments import Judgments
+>>> from irlab.data.judgments import Judgments
 >>> ex = Exercise(title="Tiny", items=(ExerciseItem("a", "Doc A"), ExerciseItem("b", "Doc B")),
 ...               queries=(ExerciseQuery("q", Judgments({"b": 1}, scale="binary")),),
 ...               systems=(ExerciseSystem("s", FrozenMapping({"q": ("a", "b")})),),
@@ -20,9 +20,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
-from irlab.judgments import Judgments
-from irlab.measures import Measure, parse_measure
+from irlab.metrics.registry import Measure, parse_measure
 
 SCHEMA_VERSION = 1
 """The exercise format version this code reads and writes."""
@@ -135,7 +135,7 @@ class Question:
 
     @property
     def parsed(self) -> Measure:
-        """The measure as a :class:`irlab.measures.Measure`."""
+        """The measure as a :class:`irlab.metrics.registry.Measure`."""
         return parse_measure(self.measure)
 
     @property

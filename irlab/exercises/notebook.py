@@ -26,12 +26,12 @@ from collections.abc import Iterable
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from irlab.breakdown import Breakdown
 from irlab.exercises.codegen import MeasureFunction, function_key, function_names, measure_function
 from irlab.exercises.model import Exercise, Question
 from irlab.exercises.questions import describe_question, explain_question
 from irlab.exercises.text import markdown_paragraphs, markdown_text
-from irlab.measures import FAMILIES
+from irlab.explain.breakdown import Breakdown
+from irlab.metrics.registry import FAMILIES
 
 _WHOLE_NUMBER = re.compile(r"^(0|[1-9][0-9]{0,17})$")
 

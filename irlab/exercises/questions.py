@@ -1,9 +1,9 @@
 r"""What a question asks, computed by irlab: its (ranking, judgments) pairs and its breakdown.
 
 Every number of an exercise (answer key, feedback, notebook tests, worksheets, CSV) comes from
-:func:`explain_question`, which calls irlab's :class:`~irlab.measures.Measure` for one query and
+:func:`explain_question`, which calls irlab's :class:`~irlab.metrics.registry.Measure` for one query and
 irlab's mean breakdowns for ``"mean"`` questions (MRR and MAP by their own functions, any other
-measure by :func:`irlab.breakdown.explain_mean`). So the exercise, the app and the exports agree
+measure by :func:`irlab.explain.breakdown.explain_mean`). So the exercise, the app and the exports agree
 to the last digit.
 
 >>> from irlab.exercises.examples import builtin_exercise
@@ -16,13 +16,13 @@ to the last digit.
 
 from __future__ import annotations
 
-from irlab.average_precision import explain_mean_average_precision
-from irlab.breakdown import Breakdown, explain_mean
+from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, Judgments
+from irlab.data.scenario import Item, Query, Scenario
 from irlab.exercises.model import Exercise, Question
-from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, Judgments
-from irlab.measures import Measure
-from irlab.reciprocal_rank import explain_mean_reciprocal_rank
-from irlab.scenario import Item, Query, Scenario
+from irlab.explain.breakdown import Breakdown, explain_mean
+from irlab.metrics.average_precision import explain_mean_average_precision
+from irlab.metrics.reciprocal_rank import explain_mean_reciprocal_rank
+from irlab.metrics.registry import Measure
 from irlab.scenarios.art import ALT_TEXT
 
 RankedJudged = tuple[tuple[str, ...], Judgments]
@@ -91,7 +91,7 @@ def describe_question(exercise: Exercise, question: Question) -> str:
 
 
 def exercise_scenario(exercise: Exercise, system_id: str | None = None) -> Scenario:
-    """The exercise as an :class:`irlab.scenario.Scenario`, so the app can reuse its picture tiles.
+    """The exercise as an :class:`irlab.data.scenario.Scenario`, so the app can reuse its picture tiles.
 
     Each query's default ranking is ``system_id``'s ranking (the first system by default);
     items keep their pictures, and their alt text is the picture's (or the label).

@@ -25,13 +25,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-from irlab.breakdown import Breakdown
 from irlab.exercises.answers import answer_key
 from irlab.exercises.mistakes import likely_mistakes
 from irlab.exercises.model import Exercise
 from irlab.exercises.questions import describe_question
 from irlab.exercises.text import code_block, html_paragraphs, markdown_paragraphs, markdown_text
-from irlab.formula import format_number
+from irlab.explain.breakdown import Breakdown
+from irlab.explain.formula import format_number
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,10 @@
 
 Every ``explain_*`` function returns a :class:`Breakdown`: the symbolic formula (LaTeX and
 words), the same formula with the numbers plugged in (an expression tree from
-:mod:`irlab.formula`), per-rank rows, the value, and notes on the conventions that applied.
+:mod:`irlab.explain.formula`), per-rank rows, the value, and notes on the conventions that applied.
 The plain metric function returns ``explain_...(...).value``, and the value is the plugged-in
-formula evaluated, so the number and its explanation are one computation (DESIGN section 3).
+formula evaluated, so the number and its explanation are one computation
+(docs/architecture.md, "One computation, two views").
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from irlab.formula import Add, Expr, Frac, Mul, Num, format_number, shows_exactly
+from irlab.explain.formula import Add, Expr, Frac, Mul, Num, format_number, shows_exactly
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ class Breakdown:
     def table(self, labels: Mapping[str, str] | None = None) -> tuple[list[str], list[list[str]]]:
         """The rows as display text: (headers, cells). Items read "2 · White cat in a box".
 
-        >>> from irlab.precision_recall import explain_recall_at_k
+        >>> from irlab.metrics.precision_recall import explain_recall_at_k
         >>> headers, cells = explain_recall_at_k(["a", "b"], {"b": 1}, 1).table({"b": "Bee"})
         >>> headers[:3], cells[1][:5]
         (['rank', 'item', 'grade'], ['2', 'b · Bee', '1', 'yes', 'no'])
@@ -164,7 +165,7 @@ def explain_mean(parts: Mapping[str, Breakdown], *, measure: str, lhs: str, symb
     ``inline_formulas`` plugs in each query's own formula (e.g. :math:`\frac{1}{2}`) rather
     than its rounded value.
 
-    >>> from irlab.formula import fraction
+    >>> from irlab.explain.formula import fraction
     >>> q = {name: Breakdown(name, 1 / r, "", "", "", fraction(1, r)) for name, r in [("a", 2), ("b", 1), ("c", 5)]}
     >>> b = explain_mean(q, measure="MRR", lhs=r"\mathrm{MRR}", symbolic="", symbolic_text="", term_label="RR")
     >>> b.plugged_latex

@@ -8,7 +8,7 @@ r"""Average precision (AP@K) and mean average precision (MAP@K).
 :math:`rel_k` is 1 when the item at rank k is relevant, else 0, so only the precision at
 relevant ranks counts. R is every relevant item of the query, retrieved or not (trec_eval
 ``map`` and ``map_cut_k``, and the sources); :math:`\min(K, R)` and "relevant found in the top K"
-are named variants (:mod:`irlab.conventions`). AP needs binary relevance: graded judgments
+are named variants (:mod:`irlab.metrics.conventions`). AP needs binary relevance: graded judgments
 count as relevant from the relevance level up.
 """
 
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from irlab.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
-from irlab.conventions import check_variant
-from irlab.formula import Add, Expr, Frac, Mul, Num
-from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant, num_relevant
-from irlab.rankings import check_cutoff, check_ranking
-from irlab.reciprocal_rank import RankedQueries
+from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant, num_relevant
+from irlab.data.rankings import check_cutoff, check_ranking
+from irlab.explain.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
+from irlab.explain.formula import Add, Expr, Frac, Mul, Num
+from irlab.metrics.conventions import check_variant
+from irlab.metrics.reciprocal_rank import RankedQueries
 
 _DENOMINATORS = {
     "relevant": (r"R", "the number of relevant items R"),

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
-from irlab.breakdown import Breakdown, Column, latex_measure
-from irlab.formula import SetSize
-from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant
-from irlab.rankings import check_cutoff, check_ranking
+from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant
+from irlab.data.rankings import check_cutoff, check_ranking
+from irlab.explain.breakdown import Breakdown, Column, latex_measure
+from irlab.explain.formula import SetSize
 
 CLASS_LABELS = {"TP": "true positive", "FP": "false positive", "FN": "false negative", "TN": "true negative"}
 """Each confusion class and its name in words."""

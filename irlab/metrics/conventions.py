@@ -3,7 +3,7 @@
 Metrics that differ between tools take the choice as a named parameter (``gain="linear"``,
 ``discount="log2"``, ...). This module lists every accepted name with its formula, what it
 means, and which well-known tools use it, so a function can validate its argument and the
-Conventions chapter can show the same facts. Defaults follow trec_eval (DESIGN section 4).
+Conventions chapter can show the same facts. Defaults follow trec_eval (docs/architecture.md, "Metric conventions").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Curves: an @K metric for K = 1..N in one call, for charts and tables.
 
->>> from irlab.precision_recall import explain_recall_at_k
+>>> from irlab.metrics.precision_recall import explain_recall_at_k
 >>> c = curve(explain_recall_at_k, list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1})
 >>> c.ks, [round(v, 2) for v in c.values]
 ((1, 2, 3, 4, 5, 6, 7, 8), [0.0, 0.25, 0.25, 0.5, 0.75, 0.75, 1.0, 1.0])
@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from irlab.breakdown import Breakdown
-from irlab.rankings import check_cutoff
+from irlab.data.rankings import check_cutoff
+from irlab.explain.breakdown import Breakdown
 
 
 @dataclass(frozen=True)

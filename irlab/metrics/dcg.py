@@ -7,7 +7,7 @@ r"""Graded relevance: CG@K, DCG@K, IDCG@K and NDCG@K.
     \mathrm{NDCG@}K = \frac{\mathrm{DCG@}K}{\mathrm{IDCG@}K}
 
 IDCG@K is DCG@K of the ideal ranking (items sorted by gain, best first), computed by the same
-function. Named variants (:mod:`irlab.conventions`):
+function. Named variants (:mod:`irlab.metrics.conventions`):
 
 * ``gain``: ``"linear"`` :math:`g(rel) = rel` (default, trec_eval) or ``"exponential"``
   :math:`g(rel) = 2^{rel} - 1`; or a mapping grade -> gain (trec_eval ``ndcg.1=3,2=9``; unlisted
@@ -27,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from numbers import Real
 
-from irlab.breakdown import Breakdown, Column, latex_measure, measure_name
-from irlab.conventions import check_variant
+from irlab.data.judgments import grade_of
+from irlab.data.rankings import check_cutoff, check_ranking
 from irlab.errors import ValidationError
-from irlab.formula import Add, Expr, Frac, Log2, Num, Pow, Sub
-from irlab.judgments import grade_of
-from irlab.rankings import check_cutoff, check_ranking
+from irlab.explain.breakdown import Breakdown, Column, latex_measure, measure_name
+from irlab.explain.formula import Add, Expr, Frac, Log2, Num, Pow, Sub
+from irlab.metrics.conventions import check_variant
 
 Gain = str | Mapping[int, float]
 

@@ -1,7 +1,7 @@
 r"""Order-unaware metrics at K: Precision@K, Recall@K, R-precision and Success@K.
 
 All four count the relevant items in the top K (the true positives of
-:mod:`irlab.confusion`) and ignore their order:
+:mod:`irlab.metrics.confusion`) and ignore their order:
 
 .. math::
 
@@ -9,18 +9,18 @@ All four count the relevant items in the top K (the true positives of
 
 R-precision is Precision@R with R the number of relevant items; Success@K is 1 when at
 least one relevant item is in the top K. Defaults follow trec_eval (``P_k``, ``recall_k``,
-``Rprec``, ``success_k``); the denominators have named variants (:mod:`irlab.conventions`).
+``Rprec``, ``success_k``); the denominators have named variants (:mod:`irlab.metrics.conventions`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from irlab.breakdown import Breakdown, latex_measure, measure_name
-from irlab.confusion import explain_confusion_at_k
-from irlab.conventions import check_variant
-from irlab.formula import Add, Expr, Frac, Min, Num
-from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, num_relevant
+from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, num_relevant
+from irlab.explain.breakdown import Breakdown, latex_measure, measure_name
+from irlab.explain.formula import Add, Expr, Frac, Min, Num
+from irlab.metrics.confusion import explain_confusion_at_k
+from irlab.metrics.conventions import check_variant
 
 _NO_RELEVANT = "The query has no relevant item: the value is defined as 0 (trec_eval)."
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from irlab.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
-from irlab.formula import Expr, Frac, Num
-from irlab.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant
-from irlab.rankings import check_cutoff, check_ranking
+from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant
+from irlab.data.rankings import check_cutoff, check_ranking
+from irlab.explain.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
+from irlab.explain.formula import Expr, Frac, Num
 
 RankedQueries = Mapping[str, tuple[Sequence[str], Mapping[str, int]]]
 """Several queries: query name -> (ranking, judgments)."""

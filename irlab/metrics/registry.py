@@ -46,16 +46,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from irlab.average_precision import explain_average_precision
-from irlab.breakdown import Breakdown
-from irlab.conventions import check_variant
-from irlab.dcg import check_gain, explain_cg_at_k, explain_dcg_at_k, explain_idcg_at_k, explain_ndcg_at_k
+from irlab.data.judgments import check_relevance_level
+from irlab.data.rankings import check_cutoff
 from irlab.errors import ValidationError
-from irlab.judgments import check_relevance_level
-from irlab.precision_recall import (explain_precision_at_k, explain_r_precision, explain_recall_at_k,
-                                    explain_success_at_k)
-from irlab.rankings import check_cutoff
-from irlab.reciprocal_rank import explain_reciprocal_rank
+from irlab.explain.breakdown import Breakdown
+from irlab.metrics.average_precision import explain_average_precision
+from irlab.metrics.conventions import check_variant
+from irlab.metrics.dcg import check_gain, explain_cg_at_k, explain_dcg_at_k, explain_idcg_at_k, explain_ndcg_at_k
+from irlab.metrics.precision_recall import (explain_precision_at_k, explain_r_precision, explain_recall_at_k,
+                                            explain_success_at_k)
+from irlab.metrics.reciprocal_rank import explain_reciprocal_rank
 
 
 @dataclass(frozen=True)

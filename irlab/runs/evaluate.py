@@ -7,7 +7,7 @@
 >>> evaluate(qrels, run, "RR", per_query=True)
 {'RR': {'q1': 1.0, 'q2': 0.5}}
 
-Rules (trec_eval's, DESIGN section 4):
+Rules (trec_eval's; docs/architecture.md, "Metric conventions"):
 
 * a run query is a mapping ``{doc_id: score}``, ranked by score descending, ties by doc id
   descending (string order); or a sequence of doc ids already in rank order;
@@ -26,10 +26,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
+from irlab.data.judgments import check_grade, check_item_id, check_relevance_level
+from irlab.data.rankings import check_cutoff, check_ranking, rank_by_score
 from irlab.errors import ValidationError
-from irlab.judgments import check_grade, check_item_id, check_relevance_level
-from irlab.measures import Measure, parse_measure
-from irlab.rankings import check_cutoff, check_ranking, rank_by_score
+from irlab.metrics.registry import Measure, parse_measure
 
 Qrels = Mapping[str, Mapping[str, int]]
 Run = Mapping[str, Mapping[str, float] | Sequence[str]]

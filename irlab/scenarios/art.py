@@ -21,10 +21,10 @@ Public API::
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
-from collections.abc import Callable, Mapping
 from xml.sax.saxutils import escape
 
 __all__ = ["ALT_TEXT", "PICTURES", "picture_data_uri", "picture_svg"]

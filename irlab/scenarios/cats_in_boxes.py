@@ -20,8 +20,8 @@ relevance position they use.
 
 from __future__ import annotations
 
-from irlab.judgments import Judgments
-from irlab.scenario import Item, Query, Scenario
+from irlab.data.judgments import Judgments
+from irlab.data.scenario import Item, Query, Scenario
 from irlab.scenarios.art import ALT_TEXT
 
 CAT_IN_A_BOX = "cat-in-a-box"

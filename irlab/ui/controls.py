@@ -11,10 +11,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from irlab.chapters import Chapter
 from irlab.ui.share import share_link
 from irlab.ui.state import current_state, set_state
-from irlab.walkthrough import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 
 K_WIDGET = "irlab.widget.k"
 MODE_WIDGET = "irlab.widget.mode"

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from irlab.drafts import judgment_columns, problems_in, table_rows
 from irlab.exercises import MEAN, answer_key
+from irlab.exercises.drafts import judgment_columns, problems_in, table_rows
 from irlab.exercises.format import MAX_GRADE, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_TITLE_LENGTH
-from irlab.formula import format_number
+from irlab.explain.formula import format_number
 from irlab.scenarios.art import ALT_TEXT, PICTURES, picture_data_uri
 from irlab.ui.exercise_state import (DRAFT, STARTS, UPLOAD_KEY, Builder, editor_key, history_size, on_upload,
                                      revert_to_valid, set_draft_field, start_from, take_notice, undo, upload_error)

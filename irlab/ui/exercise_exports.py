@@ -11,10 +11,11 @@ import hashlib
 
 import streamlit as st
 
-from irlab.drafts import file_stem
 from irlab.errors import ValidationError
 from irlab.exercises import Exercise, dump_exercise, make_variant, parse_exercise
-from irlab.sharing import EXPORTS, MAX_BATCH, PRACTICE_PAGE, export_name, practice_path, variant_bundle, variant_seeds
+from irlab.exercises.drafts import file_stem
+from irlab.exercises.sharing import (EXPORTS, MAX_BATCH, PRACTICE_PAGE, export_name, practice_path, variant_bundle,
+                                     variant_seeds)
 from irlab.ui.exercise_state import Builder
 from irlab.ui.markdown import escape_markdown
 

@@ -1,6 +1,6 @@
 """The builder's question picker: measure family, K, variants, query or mean, system, then "Add".
 
-The measure name is built by :func:`irlab.measure_picker.measure_text` and shown before it is
+The measure name is built by :func:`irlab.exercises.measure_picker.measure_text` and shown before it is
 added, so a lecturer learns the spelling the table accepts when typed.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from irlab.drafts import add_question, question_id
 from irlab.errors import ValidationError
 from irlab.exercises import MEAN
-from irlab.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
+from irlab.exercises.drafts import add_question, question_id
+from irlab.exercises.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
 from irlab.ui.exercise_editor import questions
 from irlab.ui.exercise_state import DRAFT, Builder, commit
 from irlab.ui.markdown import escape_markdown

@@ -1,8 +1,8 @@
 """The practice page's state and widgets: opening an exercise, answering its questions, feedback, the score.
 
-State (namespaced keys in ``st.session_state``): the opened exercise (:class:`irlab.sharing.Opened`),
+State (namespaced keys in ``st.session_state``): the opened exercise (:class:`irlab.exercises.sharing.Opened`),
 read from the URL on the session's first run and mirrored back into it, and the student's
-attempts per exercise (keyed by :func:`irlab.sharing.fingerprint`, so answers survive switching
+attempts per exercise (keyed by :func:`irlab.exercises.sharing.fingerprint`, so answers survive switching
 questions and even switching exercises). Checking is irlab's :func:`~irlab.exercises.check_answer`.
 """
 
@@ -15,8 +15,8 @@ import streamlit as st
 from irlab.errors import ValidationError
 from irlab.exercises import (BUILTIN_NAMES, Exercise, Feedback, check_answer, describe_question, explain_question,
                              parse_exercise)
-from irlab.formula import format_number
-from irlab.sharing import Opened, fingerprint, open_link, open_practice, opened_file, opened_params, with_seed
+from irlab.exercises.sharing import Opened, fingerprint, open_link, open_practice, opened_file, opened_params, with_seed
+from irlab.explain.formula import format_number
 from irlab.ui import exercise_view as view
 from irlab.ui.markdown import escape_markdown
 

@@ -1,6 +1,6 @@
 """Predict, then reveal: the practice page's quiz on random rankings of the eight pictures.
 
-The question, the value and the scoring are :mod:`irlab.quiz` (pure); this module keeps the
+The question, the value and the scoring are :mod:`irlab.walkthrough.quiz` (pure); this module keeps the
 seed, the chosen metric and K, the revealed questions and the session's scores in
 ``st.session_state`` and draws the widgets.
 """
@@ -11,12 +11,12 @@ import secrets
 
 import streamlit as st
 
-from irlab.quiz import METRICS, N_PICTURES, TOLERANCES, QuizQuestion, make_question, next_seed, record, reveal, \
-    score_rows, total
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES
 from irlab.ui import render
 from irlab.ui.gallery import picture_strip
 from irlab.ui.markdown import escape_markdown
+from irlab.walkthrough.quiz import (METRICS, N_PICTURES, TOLERANCES, QuizQuestion, make_question, next_seed, record,
+                                    reveal, score_rows, total)
 
 SEED = "irlab.quiz.seed"
 REVEALED = "irlab.quiz.revealed"

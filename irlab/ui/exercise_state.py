@@ -1,7 +1,7 @@
 """The exercise builder's state in ``st.session_state``: the draft, the last valid exercise, undo.
 
 Canonical state (namespaced keys): the *draft* (a dict in the file's shape, maybe invalid,
-:mod:`irlab.drafts`), the *last valid exercise* (an :class:`~irlab.exercises.Exercise`), the
+:mod:`irlab.exercises.drafts`), the *last valid exercise* (an :class:`~irlab.exercises.Exercise`), the
 draft's problems, and an undo history. Every change goes through :func:`commit`, which
 validates the whole draft: a valid draft becomes the last valid exercise; an invalid one keeps
 the previous valid exercise, so a bad edit never loses work and downloads stay usable.
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from irlab.drafts import (TABLES, Draft, Problem, apply_edit, blank_draft, check_draft, draft_of, has_edits, set_field,
-                          set_ranking)
 from irlab.errors import ValidationError
 from irlab.exercises import BUILTIN_NAMES, Exercise, builtin_exercise, parse_exercise
+from irlab.exercises.drafts import (TABLES, Draft, Problem, apply_edit, blank_draft, check_draft, draft_of, has_edits,
+                                    set_field, set_ranking)
 from irlab.ui.state import new_change
 
 DRAFT = "irlab.builder.draft"

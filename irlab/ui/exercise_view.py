@@ -12,18 +12,17 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from irlab.breakdown import Breakdown
+from irlab.data.judgments import Judgments
+from irlab.data.rankings import ideal_ranking
+from irlab.data.scenario import Item
 from irlab.exercises import Exercise, Question, answer_key, describe_question
-from irlab.judgments import Judgments
-from irlab.rankings import ideal_ranking
-from irlab.scenario import Item
+from irlab.explain.breakdown import Breakdown
 from irlab.scenarios.art import ALT_TEXT, picture_data_uri
 from irlab.ui import render
 from irlab.ui.exercise_state import Builder, tiles_key
 from irlab.ui.gallery import picture_strip
 from irlab.ui.markdown import escape_markdown
 from irlab.ui.tiles import ranking_tiles
-
 
 _DOCUMENT_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" rx="10" '

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from irlab.scenario import Item
+from irlab.data.scenario import Item
 from irlab.scenarios.art import picture_data_uri
 
 _CSS = """

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from irlab.chapters import Chapter
 from irlab.ui.controls import sidebar_controls
 from irlab.ui.render import chapter_intro, notices
 from irlab.ui.state import MAIN, adopt_tile_changes, current_state, set_state, sync_url, take_notices
 from irlab.ui.style import apply_style
-from irlab.walkthrough import WalkthroughState
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.state import WalkthroughState
 
 MAIN_TILES = {"tiles-main": MAIN}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from irlab.chapters import Chapter
+from irlab.walkthrough.chapters import Chapter
 
 ICONS = {"actual-vs-predicted": ":material/compare_arrows:", "recall-precision": ":material/filter_list:",
          "mrr": ":material/looks_one:", "map": ":material/stacked_line_chart:", "ndcg": ":material/leaderboard:",
@@ -12,7 +12,7 @@ ICONS = {"actual-vs-predicted": ":material/compare_arrows:", "recall-precision":
 def chapter_page_path(chapter: Chapter) -> str:
     """The page file of ``chapter``, named so Streamlit's legacy router derives the same URL path.
 
-    >>> from irlab.chapters import chapter
+    >>> from irlab.walkthrough.chapters import chapter
     >>> chapter_page_path(chapter("recall-precision"))
     'pages/02_recall-precision.py'
     """

@@ -11,12 +11,13 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from irlab.breakdown import Breakdown
-from irlab.charts import Spec, to_figure
-from irlab.chapters import Chapter
+from irlab.explain.breakdown import Breakdown
 from irlab.ui.markdown import escape_markdown, markdown_table
 from irlab.ui.tiles import ranking_tiles
-from irlab.walkthrough import Headline, TileRow, WalkthroughState
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.charts import Spec, to_figure
+from irlab.walkthrough.state import WalkthroughState
+from irlab.walkthrough.views import Headline, TileRow
 
 CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from irlab.chapters import CHAPTERS
 from irlab.scenarios.art import picture_svg
 from irlab.ui.pages import ICONS, chapter_page_path
+from irlab.walkthrough.chapters import CHAPTERS
 
 RAN_APP = "irlab.shell.app_ran"
 

@@ -1,6 +1,6 @@
 """The learner's walkthrough state in ``st.session_state``, mirrored into the URL.
 
-One immutable :class:`~irlab.walkthrough.WalkthroughState` lives under :data:`STATE`. On a
+One immutable :class:`~irlab.walkthrough.views.WalkthroughState` lives under :data:`STATE`. On a
 session's first run it is read from the link (``st.query_params``); malformed parameters
 become notices. Every run writes the state back into the URL, so a reload or a shared link
 restores it. Tile moves arrive as the tile component's ``change`` value and are adopted once.
@@ -13,11 +13,11 @@ from dataclasses import replace
 
 import streamlit as st
 
-from irlab.chapters import Chapter
+from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
-from irlab.judgments import Judgments
-from irlab.urlstate import params_from_state, state_from_params
-from irlab.walkthrough import MAIN_TARGET, SCENARIO, WalkthroughState
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.state import MAIN_TARGET, SCENARIO, WalkthroughState
+from irlab.walkthrough.urlstate import params_from_state, state_from_params
 
 STATE = "irlab.state"
 NOTICES = "irlab.notices"

@@ -17,9 +17,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from irlab.breakdown import Breakdown
-from irlab.curves import Curve
-from irlab.formula import format_number
+from irlab.explain.breakdown import Breakdown
+from irlab.explain.formula import format_number
+from irlab.metrics.curves import Curve
 
 OKABE_ITO = {"blue": "#0072B2", "orange": "#E69F00", "green": "#009E73", "vermillion": "#D55E00",
              "sky": "#56B4E9", "purple": "#CC79A7", "yellow": "#F0E442", "grey": "#6B6B6B"}
@@ -100,8 +100,8 @@ def curves_spec(curves: Mapping[str, Curve], k: int, *, title: str, y_title: str
 def describe_curves(curves: Mapping[str, Curve], k: int) -> str:
     """Words for :func:`curves_spec`: where each curve starts, ends, and its value at K.
 
-    >>> from irlab.curves import curve
-    >>> from irlab.precision_recall import explain_recall_at_k
+    >>> from irlab.metrics.curves import curve
+    >>> from irlab.metrics.precision_recall import explain_recall_at_k
     >>> describe_curves({"Recall": curve(explain_recall_at_k, list("1234"), {"2": 1})}, 2)
     'Chart over K = 1 to 4. Recall: 0 at K = 1, 1 at K = 4, first reaches 1 at K = 2; at K = 2 it is 1.'
     """

@@ -24,13 +24,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from irlab.breakdown import Breakdown
+from irlab.data.judgments import Judgments
+from irlab.data.scenario import Query
 from irlab.errors import ValidationError
 from irlab.exercises.answers import parse_answer
-from irlab.formula import format_number
-from irlab.judgments import Judgments
-from irlab.measures import parse_measure
-from irlab.scenario import Query
+from irlab.explain.breakdown import Breakdown
+from irlab.explain.formula import format_number
+from irlab.metrics.registry import parse_measure
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CATS_IN_BOXES, WHITE_CAT_IN_A_BOX
 
 

@@ -29,11 +29,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from irlab.chapters import Chapter
+from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
-from irlab.judgments import Judgments
-from irlab.walkthrough import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 from irlab.scenarios.cats_in_boxes import DARK_CAT, WHITE_CAT, WHITE_CAT_IN_A_BOX
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 
 ORDER_PARAMS = {WHITE_CAT: "order_white_cat", DARK_CAT: "order_dark_cat"}
 KNOWN = {"order", "k", "rel", "grades", "returned", "present", *ORDER_PARAMS.values()}
@@ -131,7 +131,7 @@ def state_from_params(params: Mapping[str, str | list[str]]) -> tuple[Walkthroug
 def params_from_state(state: WalkthroughState, chapter: Chapter) -> dict[str, str]:
     """The URL parameters that restore what ``chapter`` shows for ``state``.
 
-    >>> from irlab.chapters import chapter
+    >>> from irlab.walkthrough.chapters import chapter
     >>> params_from_state(DEFAULT_STATE, chapter("map"))["k"]
     '8'
     """

@@ -1,89 +1,34 @@
 """What each walkthrough chapter shows, computed from the learner's state (no Streamlit).
 
-A page asks for its chapter's view (``recall_precision_view(state)``) and renders it: the
-headline values, the breakdowns, the curves and the tile rows all come from irlab's metrics
+A page asks for its chapter's view (``recall_precision_view(state, chapter)``) and renders it:
+the headline values, the breakdowns, the curves and the tile rows all come from irlab's metrics
 here, so pages hold no arithmetic and every number on screen has one computation behind it.
-
-The state is what the learner controls: the shared ranking of the eight pictures, K, the
-relevance mode, edited grades, the rankings of the two other MRR/MAP queries, how many items
-the system returned (Conventions), and presentation mode. ``None`` for K or the mode means
-"not chosen yet": each chapter then uses its sources' example (:mod:`irlab.chapters`).
+The state itself (:class:`~irlab.walkthrough.state.WalkthroughState`) lives in
+:mod:`irlab.walkthrough.state`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import cache
 
-from irlab.average_precision import explain_average_precision, explain_mean_average_precision
-from irlab.breakdown import Breakdown
-from irlab.chapters import Chapter
-from irlab.confusion import CLASS_LABELS, explain_confusion_at_k
-from irlab.conventions import CONVENTIONS, TOPIC_LABELS, Variant
-from irlab.curves import Curve, curve
-from irlab.dcg import explain_cg_at_k, explain_ndcg_at_k
-from irlab.formula import format_number
-from irlab.judgments import Judgments
-from irlab.precision_recall import explain_precision_at_k, explain_recall_at_k
-from irlab.rankings import ideal_ranking
-from irlab.reciprocal_rank import explain_mean_reciprocal_rank
-from irlab.scenario import Query
+from irlab.data.judgments import Judgments
+from irlab.data.rankings import ideal_ranking
+from irlab.data.scenario import Query
+from irlab.explain.breakdown import Breakdown
+from irlab.explain.formula import format_number
+from irlab.metrics.average_precision import explain_average_precision, explain_mean_average_precision
+from irlab.metrics.confusion import CLASS_LABELS, explain_confusion_at_k
+from irlab.metrics.conventions import CONVENTIONS, TOPIC_LABELS, Variant
+from irlab.metrics.curves import Curve, curve
+from irlab.metrics.dcg import explain_cg_at_k, explain_ndcg_at_k
+from irlab.metrics.precision_recall import explain_precision_at_k, explain_recall_at_k
+from irlab.metrics.reciprocal_rank import explain_mean_reciprocal_rank
 from irlab.scenarios.art import picture_data_uri
-from irlab.scenarios.cats_in_boxes import (BINARY_QUERIES, CAT_IN_A_BOX, CATS_IN_BOXES, DARK_CAT, WHITE_CAT,
-                                           WHITE_CAT_IN_A_BOX)
-
-SCENARIO = CATS_IN_BOXES
-MODES = ("binary", "graded")
-MODE_QUERY = {"binary": CAT_IN_A_BOX, "graded": WHITE_CAT_IN_A_BOX}
-"""Binary mode ranks for "cat in a box"; graded mode for "white cat in a box" (0-4)."""
-OTHER_QUERIES = (WHITE_CAT, DARK_CAT)
-"""The MRR/MAP queries with rankings of their own (the first query shares the main ranking)."""
-MAIN_TARGET = "main"
-"""A tile row whose moves reorder the shared ranking."""
-
-
-@dataclass(frozen=True)
-class WalkthroughState:
-    """Everything the learner controls; immutable, so a change is a new state."""
-
-    order: tuple[str, ...] = SCENARIO.query(CAT_IN_A_BOX).default_ranking
-    k: int | None = None
-    mode: str | None = None
-    grades: Mapping[str, int] | None = None
-    query_orders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    returned: int | None = None
-    present: bool = False
-
-    def effective_k(self, chapter: Chapter) -> int:
-        """K as shown in ``chapter``: the learner's, else the chapter's example."""
-        return self.k if self.k is not None else chapter.default_k
-
-    def effective_mode(self, chapter: Chapter) -> str:
-        """The relevance mode as shown in ``chapter``."""
-        return self.mode if self.mode is not None else chapter.default_mode
-
-    def query_order(self, query_id: str) -> tuple[str, ...]:
-        """The ranking of one of the binary queries (the first one shares the main order)."""
-        if query_id == CAT_IN_A_BOX:
-            return self.order
-        return self.query_orders.get(query_id, SCENARIO.query(query_id).default_ranking)
-
-    def graded_judgments(self) -> Judgments:
-        """The grades of "white cat in a box", with the learner's edits."""
-        rubric = SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments
-        return rubric if self.grades is None else Judgments(self.grades, scale="graded", max_grade=rubric.max_grade)
-
-    def judgments(self, mode: str) -> Judgments:
-        """The judgments of the query ranked in ``mode``."""
-        return self.graded_judgments() if mode == "graded" else SCENARIO.query(MODE_QUERY[mode]).judgments
-
-    def with_preset(self, chapter: Chapter) -> WalkthroughState:
-        """The sources' example of ``chapter``: default rankings and grades, its K and mode."""
-        return replace(DEFAULT_STATE, k=chapter.default_k, mode=chapter.default_mode, present=self.present)
-
-
-DEFAULT_STATE = WalkthroughState()
+from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CAT_IN_A_BOX
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.state import MAIN_TARGET, MODE_QUERY, SCENARIO, WalkthroughState
 
 
 @dataclass(frozen=True)
@@ -183,7 +128,7 @@ def confusion_view(state: WalkthroughState, chapter: Chapter) -> ConfusionView:
 def confusion_matrix(confusion: Breakdown) -> tuple[list[str], list[list[str]]]:
     """The 2x2 matrix as (headers, cells), each cell naming its class and count.
 
-    >>> from irlab.confusion import explain_confusion_at_k
+    >>> from irlab.metrics.confusion import explain_confusion_at_k
     >>> confusion_matrix(explain_confusion_at_k(list("1234"), {"2": 1}, 2))[1]
     [['actually relevant', 'TP = 1', 'FN = 0'], ['actually not relevant', 'FP = 1', 'TN = 2']]
     """

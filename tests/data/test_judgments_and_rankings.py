@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from irlab.data.judgments import Judgments, check_grade, check_relevance_level, num_relevant
+from irlab.data.rankings import check_cutoff, check_k_in_range, check_ranking, ideal_ranking, rank_by_score
+from irlab.data.scenario import Item, Query, Scenario
 from irlab.errors import ValidationError
-from irlab.judgments import Judgments, check_grade, check_relevance_level, num_relevant
-from irlab.rankings import check_cutoff, check_k_in_range, check_ranking, ideal_ranking, rank_by_score
-from irlab.scenario import Item, Query, Scenario
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES
 
 

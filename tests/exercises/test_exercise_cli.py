@@ -14,7 +14,6 @@ import pytest
 
 from irlab.cli import main
 from irlab.exercises import exercise_from_link, make_variant
-from exercise_fixtures import cats, ndcg  # noqa: F401 (pytest fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from irlab.errors import ValidationError
 from irlab.exercises import (BUILTIN_NAMES, dump_exercise, exercise_from_dict, exercise_scenario, exercise_to_dict,
                              parse_exercise, question_rankings, read_exercise, validate_exercise, write_exercise)
-from irlab.errors import ValidationError
 from irlab.exercises.examples import builtin_text, load_exercise_source
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES
-from exercise_fixtures import cats, evil, ndcg, small_dict  # noqa: F401 (pytest fixtures)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "exercise-format.md"
 

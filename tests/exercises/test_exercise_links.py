@@ -12,7 +12,6 @@ import pytest
 from irlab.errors import ValidationError
 from irlab.exercises import BUILTIN_NAMES, builtin_exercise, exercise_from_dict, exercise_from_link, exercise_to_link
 from irlab.exercises.links import MAX_LINK_CHARS, PREFIX
-from exercise_fixtures import evil, ndcg, small_dict  # noqa: F401 (pytest fixtures)
 
 
 @pytest.mark.parametrize("name", BUILTIN_NAMES)

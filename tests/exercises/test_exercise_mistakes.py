@@ -6,7 +6,6 @@ import pytest
 
 from irlab import explain_dcg_at_k, explain_ndcg_at_k
 from irlab.exercises import MISTAKES, check_answer, exercise_from_dict, likely_mistakes, match_mistake
-from exercise_fixtures import cats, ndcg, small_dict  # noqa: F401 (pytest fixtures)
 
 JK = "jarvelin-kekalainen"
 

@@ -17,7 +17,6 @@ import nbformat
 import pytest
 
 from irlab.exercises import BUILTIN_NAMES, builtin_exercise, exercise_notebook, make_variant, notebook_text
-from exercise_fixtures import evil  # noqa: F401 (pytest fixtures)
 
 nbclient = pytest.importorskip("nbclient")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

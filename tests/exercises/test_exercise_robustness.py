@@ -18,7 +18,6 @@ from irlab.exercises import (answer_key, answer_key_markdown, dump_exercise, exe
                              exercise_to_dict, parse_exercise, read_exercise)
 from irlab.exercises.examples import builtin_text
 from irlab.exercises.format import MAX_FILE_BYTES, MAX_ITEMS
-from exercise_fixtures import SMALL
 
 
 def _set(path: str, value):
@@ -43,7 +42,7 @@ def _delete(path: str):
 
 
 CASES = [
-    # (name, mutation of SMALL, the words the message must hold)
+    # (name, mutation of the small exercise, the words the message must hold)
     ("schema_version missing", _delete("schema_version"), "missing field 'schema_version'"),
     ("schema_version unsupported", _set("schema_version", 2), "schema_version: unsupported version 2"),
     ("schema_version as text", _set("schema_version", "1"), "schema_version: unsupported version '1'"),
@@ -117,8 +116,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("name, mutate, message", CASES, ids=[case[0] for case in CASES])
-def test_malformed_exercise_gives_a_clear_message(name, mutate, message):
-    data = copy.deepcopy(SMALL)
+def test_malformed_exercise_gives_a_clear_message(name, mutate, message, small_dict):
+    data = small_dict
     mutate(data)
     with pytest.raises(ValidationError) as error:
         parse_exercise(json.dumps(data))
@@ -152,8 +151,8 @@ def test_invalid_utf8_gives_a_clear_message():
         parse_exercise(b'{"title": "\xff"}')
 
 
-def test_files_over_the_size_limit_are_refused_before_reading(tmp_path):
-    data = copy.deepcopy(SMALL)
+def test_files_over_the_size_limit_are_refused_before_reading(tmp_path, small_dict):
+    data = small_dict
     data["instructions"] = "x" * MAX_FILE_BYTES
     path = tmp_path / "big.json"
     path.write_text(json.dumps(data))
@@ -170,8 +169,8 @@ def test_a_missing_file_names_the_path(tmp_path):
         read_exercise(tmp_path / "nope.json")
 
 
-def test_errors_inside_a_file_name_the_file_and_the_field(tmp_path):
-    data = copy.deepcopy(SMALL)
+def test_errors_inside_a_file_name_the_file_and_the_field(tmp_path, small_dict):
+    data = small_dict
     data["questions"][0]["measure"] = "NDKG@5"
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
@@ -226,13 +225,13 @@ def _paths(value, prefix=()):
             yield from _paths(child, prefix + (index,))
 
 
-BASES = [SMALL, json.loads(builtin_text("cats-in-boxes")), json.loads(builtin_text("ndcg-exercise"))]
+BUILTINS = [json.loads(builtin_text("cats-in-boxes")), json.loads(builtin_text("ndcg-exercise"))]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(BASES), st.data())
-def test_any_mutation_of_a_valid_exercise_loads_or_raises_validation_error(base, data):
-    document = copy.deepcopy(base)
+@given(st.data())
+def test_any_mutation_of_a_valid_exercise_loads_or_raises_validation_error(small_exercise_document, data):
+    document = copy.deepcopy(data.draw(st.sampled_from([small_exercise_document, *BUILTINS])))
     for _ in range(data.draw(st.integers(1, 3))):
         paths = [path for path in _paths(document) if path]
         path = data.draw(st.sampled_from(paths))
@@ -252,7 +251,7 @@ def test_any_mutation_of_a_valid_exercise_loads_or_raises_validation_error(base,
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from(BASES[1:]), st.integers(0, 7), st.integers(0, 7))
+@given(st.sampled_from(BUILTINS), st.integers(0, 7), st.integers(0, 7))
 def test_swapping_two_ranks_keeps_a_valid_exercise_valid(base, first, second):
     document = copy.deepcopy(base)
     ranking = next(iter(document["systems"][0]["rankings"].values()))

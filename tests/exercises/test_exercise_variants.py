@@ -11,7 +11,6 @@ import pytest
 from irlab.errors import ValidationError
 from irlab.exercises import answer_key, dump_exercise, exercise_to_dict, make_variant, parse_exercise
 from irlab.exercises.variants import content_hash
-from exercise_fixtures import cats, ndcg  # noqa: F401 (pytest fixtures)
 
 
 @pytest.mark.parametrize("name", ["cats", "ndcg"])

@@ -14,7 +14,6 @@ from irlab.exercises import (answer_key, answer_key_csv, answer_key_html, answer
                              exercise_notebook, explain_question, make_variant, notebook_text, worksheet_html,
                              worksheet_markdown)
 from irlab.exercises.csv_key import COLUMNS
-from exercise_fixtures import EVIL_LABEL, cats, evil, ndcg, small_dict  # noqa: F401 (pytest fixtures)
 
 
 class _Tags(HTMLParser):
@@ -37,10 +36,10 @@ def _tags(page: str) -> _Tags:
 
 
 @pytest.mark.parametrize("render", [worksheet_html, answer_key_html])
-def test_html_escapes_every_user_string(evil, render):
+def test_html_escapes_every_user_string(evil, evil_label, render):
     page = render(evil)
-    assert EVIL_LABEL not in page and "<img" not in page and "<b>" not in page and "<i>" not in page
-    assert html.escape(EVIL_LABEL) in page
+    assert evil_label not in page and "<img" not in page and "<b>" not in page and "<i>" not in page
+    assert html.escape(evil_label) in page
     parsed = _tags(page)
     assert "script" not in parsed.tags and "img" not in parsed.tags and "a" not in parsed.tags
     assert not [name for name in parsed.attributes if name.startswith("on") or name == "href"]
@@ -48,9 +47,9 @@ def test_html_escapes_every_user_string(evil, render):
 
 
 @pytest.mark.parametrize("render", [worksheet_markdown, answer_key_markdown])
-def test_markdown_escapes_every_user_string(evil, render):
+def test_markdown_escapes_every_user_string(evil, evil_label, render):
     text = render(evil)
-    assert EVIL_LABEL not in text and "<img" not in text and "<b>" not in text
+    assert evil_label not in text and "<img" not in text and "<b>" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "[click me](javascript" not in text and r"\[click me\](javascript:alert(1)) \*\*bold\*\*" in text
     if render is worksheet_markdown:  # the instructions are on the worksheet only
@@ -58,12 +57,12 @@ def test_markdown_escapes_every_user_string(evil, render):
         assert "$x$" not in text and r"\$x\$" in text and r"\`code\`" in text
 
 
-def test_the_notebook_holds_labels_as_string_literals_and_escapes_markdown(evil):
+def test_the_notebook_holds_labels_as_string_literals_and_escapes_markdown(evil, evil_label):
     notebook = exercise_notebook(evil, solutions=True)
     code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
     markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
-    assert repr(EVIL_LABEL) in code
-    assert EVIL_LABEL not in markdown and "<img" not in markdown and "<b>" not in markdown
+    assert repr(evil_label) in code
+    assert evil_label not in markdown and "<img" not in markdown and "<b>" not in markdown
     compile("\n".join(c.source for c in notebook.cells if c.cell_type == "code" and not c.source.startswith("%%")),
             "<nb>", "exec")
     assert "import irlab" not in notebook_text(notebook)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import irlab
-from irlab.breakdown import explain_mean
+from irlab.explain.breakdown import explain_mean
 
 CATS = list("12345678")
 RELEVANT = {"2": 1, "4": 1, "5": 1, "7": 1}

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from irlab.formula import (MAX_TERMS, Add, Frac, Log2, Min, Mul, Num, Pow, SetSize, Sub, format_number, fraction,
-                           latex_text, shows_exactly)
-from latex_eval import evaluate_latex
+from irlab.explain.formula import (MAX_TERMS, Add, Frac, Log2, Min, Mul, Num, Pow, SetSize, Sub, format_number,
+                                   fraction, latex_text, shows_exactly)
 
 
 @pytest.mark.parametrize("expr, latex, text", [
@@ -20,7 +19,7 @@ from latex_eval import evaluate_latex
     (Min(Num(1), Num(3)), r"\min(1, 3)", "min(1, 3)"),
     (Add(Num(2), Num(-1)), r"2 + \left(-1\right)", "2 + (-1)"),
 ])
-def test_latex_text_and_value_agree(expr, latex, text):
+def test_latex_text_and_value_agree(expr, latex, text, evaluate_latex):
     assert expr.latex() == latex
     assert expr.text() == text
     assert evaluate_latex(latex) == pytest.approx(expr.value())
@@ -42,7 +41,7 @@ def test_long_sums_are_shortened_on_screen_but_not_in_value():
     assert not Add(terms[:MAX_TERMS]).shortened
 
 
-def test_user_text_never_becomes_a_latex_command():
+def test_user_text_never_becomes_a_latex_command(evaluate_latex):
     evil = r"\href{javascript:alert(1)}{x} $_^{}#&%~"
     shown = latex_text(evil)
     assert shown.startswith(r"\text{") and "\\href" not in shown.replace(r"\backslash{}", "")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import irlab
-from irlab.conventions import CONVENTIONS, TOPIC_LABELS, check_variant, default_variant
 from irlab.errors import ValidationError
+from irlab.metrics.conventions import CONVENTIONS, TOPIC_LABELS, check_variant, default_variant
 
 CATS = list("12345678")
 GRADES = dict(zip(CATS, [0, 4, 1, 3, 4, 1, 3, 2]))

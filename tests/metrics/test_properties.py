@@ -1,4 +1,4 @@
-"""Properties every metric must have, on random rankings and judgments (DESIGN section 6)."""
+"""Properties every metric must have, on random rankings and judgments (docs/architecture.md, "Tests")."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import irlab
-from irlab.curves import curve
-from latex_eval import evaluate_latex
+from irlab.metrics.curves import curve
 
 ITEMS = [str(i) for i in range(1, 13)]
 VARIANTS = st.fixed_dictionaries({"gain": st.sampled_from(["linear", "exponential"]),
@@ -66,7 +65,7 @@ def test_normalised_values_stay_in_zero_one(case, variants):
 
 @settings(max_examples=200, deadline=None)
 @given(cases(), VARIANTS)
-def test_the_plugged_in_formula_evaluates_to_the_value(case, variants):
+def test_the_plugged_in_formula_evaluates_to_the_value(evaluate_latex, case, variants):
     """The expression tree and the LaTeX a student reads both compute the value shown."""
     for breakdown in explained(*case, variants):
         assert math.isclose(breakdown.plugged.value(), breakdown.value, rel_tol=1e-12, abs_tol=1e-12)

@@ -6,8 +6,8 @@ import pytest
 
 import irlab
 from irlab.errors import ValidationError
-from irlab.measures import parse_measure
-from irlab.trec import read_qrels_text, read_run_text
+from irlab.metrics.registry import parse_measure
+from irlab.runs.trec import read_qrels_text, read_run_text
 
 
 @pytest.mark.parametrize("name, canonical", [

@@ -1,25 +1,18 @@
 """irlab.evaluate against trec_eval's own test data and expected outputs (trec_eval 10.0).
 
-The files live next to the repository in ../shared/trec_eval_test (CI has them; they are never
-copied into the repository). Set IRLAB_TREC_EVAL_TEST to use another folder. Every value of a
-measure we implement must print exactly as trec_eval prints it (``%.4f``).
+The files come from the ``trec_eval_test`` fixture (skipped with the reason when they are
+missing). Every value of a measure we implement must print exactly as trec_eval prints it (``%.4f``).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-from irlab.evaluate import evaluate
-from irlab.trec import read_qrels, read_run
-
-FOLDER = Path(os.environ.get("IRLAB_TREC_EVAL_TEST",
-                             Path(__file__).resolve().parents[1].parent / "shared" / "trec_eval_test"))
-pytestmark = pytest.mark.skipif(not (FOLDER / "qrels.test").exists(),
-                                reason=f"trec_eval's test data is not at {FOLDER} (CI provides ../shared/trec_eval_test)")
+from irlab.runs.evaluate import evaluate
+from irlab.runs.trec import read_qrels, read_run
 
 # expected output, qrels, run, evaluate() options: the commands of trec_eval's Makefile
 CASES = {
@@ -49,10 +42,10 @@ def our_measure(trec_name: str) -> str | None:
     return None
 
 
-def expected_values(name: str) -> dict[tuple[str, str], str]:
+def expected_values(folder: Path, name: str) -> dict[tuple[str, str], str]:
     """(our measure, query id or 'all') -> the value as trec_eval printed it."""
     values = {}
-    for line in (FOLDER / name).read_text().splitlines():
+    for line in (folder / name).read_text().splitlines():
         trec_name, query, value = line.split()
         if (ours := our_measure(trec_name)) is not None:
             values[(ours, query)] = value
@@ -60,12 +53,12 @@ def expected_values(name: str) -> dict[tuple[str, str], str]:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_evaluate_prints_what_trec_eval_prints(name):
+def test_evaluate_prints_what_trec_eval_prints(name, trec_eval_test):
     qrels_file, run_file, options = CASES[name]
-    expected = expected_values(name)
+    expected = expected_values(trec_eval_test, name)
     assert expected, f"{name} holds none of our measures"
     measures = sorted({measure for measure, _ in expected})
-    qrels, run = read_qrels(FOLDER / qrels_file), read_run(FOLDER / run_file)
+    qrels, run = read_qrels(trec_eval_test / qrels_file), read_run(trec_eval_test / run_file)
     per_query = evaluate(qrels, run, measures, per_query=True, **options)
     means = evaluate(qrels, run, measures, **options)
     mismatches = []

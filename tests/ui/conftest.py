@@ -1,22 +1,109 @@
-"""Fixtures for the real-browser tests: one app server and one headless Chromium per test session.
+"""Fixtures for the page tests: the app under AppTest, and the real app in headless Chromium.
 
-Without Chromium the browser tests are skipped with the reason, except in CI (``CI=true``),
-where a missing browser is an error: CI installs it (``apt-get install -y chromium``).
+AppTest fixtures: ``open_page`` (the app on a page, optionally opened from a link),
+``tile_change`` (a tile component value as the browser sends it), ``shown_metrics`` (every
+headline value) and ``downloads`` (what each ``st.download_button`` offers, recorded through
+the public ``st`` API).
+
+Browser fixtures: one app server and one headless Chromium per test session; ``app_page`` is a
+fresh page on it. Without Chromium the browser tests are skipped with the reason, except in CI
+(``CI=true``), where a missing browser is an error: CI installs it (``apt-get install -y chromium``).
 """
 
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from bench.browser import CHROMIUM, chromium, drag_tile, metrics_of, running_app, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+PAGES = {
+    "home": "pages/home.py",
+    "actual-vs-predicted": "pages/01_actual-vs-predicted.py",
+    "recall-precision": "pages/02_recall-precision.py",
+    "mrr": "pages/03_mrr.py",
+    "map": "pages/04_map.py",
+    "ndcg": "pages/05_ndcg.py",
+    "conventions": "pages/06_conventions.py",
+    "build": "pages/build.py",
+    "practise": "pages/practise.py",
+}
+"""URL path of each page -> its script, as AppTest switches to it."""
 
-from bench.browser import CHROMIUM, chromium, metrics_of, running_app, wait_for_app  # noqa: E402
+
+# --- AppTest ---------------------------------------------------------------------------------------
+
+def _open_page(slug: str, query_params: dict[str, str] | None = None) -> AppTest:
+    """The app on page ``slug`` (navigation included), optionally opened from a link."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    for name, value in (query_params or {}).items():
+        at.query_params[name] = value
+    at.run()
+    if slug != "home":
+        at.switch_page(PAGES[slug]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _tile_change(order: str, *, grades: dict[str, int] | None = None, seq: int = 1) -> dict:
+    """A tile component value as the browser sends it after a move."""
+    return {"change": {"order": order.split(), "grades": grades, "seq": seq, "action": "drag", "item": None}}
+
+
+def _shown_metrics(at: AppTest) -> dict[str, str]:
+    """Every headline value on the page: label -> shown value."""
+    return {m.label: m.value for m in at.metric}
+
+
+@pytest.fixture(scope="session")
+def pages() -> dict[str, str]:
+    """URL path of each page -> its script."""
+    return dict(PAGES)
+
+
+@pytest.fixture(scope="session")
+def open_page() -> Callable[..., AppTest]:
+    """``open_page(slug, query_params=None)``: the app on a page under AppTest, without exceptions."""
+    return _open_page
+
+
+@pytest.fixture(scope="session")
+def tile_change() -> Callable[..., dict]:
+    """``tile_change("2 1 3 ...", grades=None)``: the tile component's value after a move."""
+    return _tile_change
+
+
+@pytest.fixture(scope="session")
+def shown_metrics() -> Callable[[AppTest], dict[str, str]]:
+    """``shown_metrics(at)``: every headline value on the page, label -> shown value."""
+    return _shown_metrics
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> dict[str, dict]:
+    """Label -> the keyword arguments of each ``st.download_button`` the page drew (data, file_name, mime).
+
+    AppTest runs the page in this process, so wrapping the public ``st.download_button`` sees
+    exactly what the button offers, without reading Streamlit's media storage.
+    """
+    recorded: dict[str, dict] = {}
+    original = st.download_button
+
+    def download_button(label, data=None, *args, **kwargs):
+        recorded[label] = {"data": data, **kwargs}
+        return original(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", download_button)
+    return recorded
+
+
+# --- the real browser ------------------------------------------------------------------------------
 
 # Streamlit's own console noise, not our code's: a direct link to a subpage first probes
 # /<page>/_stcore/health and host-config, which answer 404 (streamlit/streamlit#7074).
@@ -65,6 +152,14 @@ class BrowserPage:
         wait_for_app(self.page)
         return self
 
+    def ready(self) -> None:
+        """Wait until the app has finished its run."""
+        wait_for_app(self.page)
+
+    def drag(self, source, target, *, after: bool = True) -> None:
+        """A real mouse drag of ``source`` onto ``target`` (before it unless ``after``)."""
+        drag_tile(self.page, source, target, after=after)
+
     def metrics(self) -> dict[str, str]:
         """Every headline metric on the page: label -> shown value."""
         return metrics_of(self.page)
@@ -94,3 +189,21 @@ def app_page(browser, app_url) -> Iterator[BrowserPage]:
     yield page
     context.close()
     assert not page.errors, page.errors
+
+
+@pytest.fixture(scope="session")
+def start_app() -> Callable:
+    """``with start_app() as url:`` a second, fresh app server (e.g. to test a first visit)."""
+    return running_app
+
+
+@pytest.fixture(scope="session")
+def wait_until_ready() -> Callable:
+    """``wait_until_ready(page)``: wait until the app in a Playwright page has finished its run."""
+    return wait_for_app
+
+
+@pytest.fixture(scope="session")
+def page_metrics() -> Callable:
+    """``page_metrics(page)``: every headline metric of a Playwright page, label -> shown value."""
+    return metrics_of

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 import irlab
-from app_under_test import PAGES, change, metrics, open_page
-from irlab.formula import format_number
+from irlab.explain.formula import format_number
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES, DARK_CAT, WHITE_CAT, WHITE_CAT_IN_A_BOX
 
 GRADES = CATS_IN_BOXES.query(WHITE_CAT_IN_A_BOX).judgments
@@ -19,13 +18,13 @@ def shown(value: float) -> str:
     return format_number(value)
 
 
-def test_every_page_runs_and_has_a_title():
-    for slug in PAGES:
+def test_every_page_runs_and_has_a_title(pages, open_page):
+    for slug in pages:
         at = open_page(slug)
         assert at.title and at.title[0].value
 
 
-def test_home_introduces_the_pictures_and_links_every_chapter():
+def test_home_introduces_the_pictures_and_links_every_chapter(open_page):
     at = open_page("home")
     text = " ".join(m.value for m in at.markdown)
     assert "cat in a box" in text and "drag the pictures" in text
@@ -40,11 +39,11 @@ def test_home_introduces_the_pictures_and_links_every_chapter():
              "AP@8 · dark cat": "0.225"}),
     ("ndcg", {"CG@2": "4", "DCG@2": "2.5237", "IDCG@2": "6.5237", "NDCG@2": "0.3869"}),
 ])
-def test_default_state_shows_the_golden_values(slug, expected):
-    assert metrics(open_page(slug)) == expected
+def test_default_state_shows_the_golden_values(slug, expected, shown_metrics, open_page):
+    assert shown_metrics(open_page(slug)) == expected
 
 
-def test_conventions_default_shows_the_golden_ndcg_variants():
+def test_conventions_default_shows_the_golden_ndcg_variants(open_page):
     at = open_page("conventions")
     table = " ".join(m.value for m in at.markdown)
     for value in ("0.7283", "0.6829", "0.7675"):  # linear, exponential, Järvelin–Kekäläinen NDCG@8
@@ -52,90 +51,90 @@ def test_conventions_default_shows_the_golden_ndcg_variants():
 
 
 @pytest.mark.parametrize("k", [1, 5, 8])
-def test_moving_k_changes_recall_and_precision_exactly(k):
+def test_moving_k_changes_recall_and_precision_exactly(k, shown_metrics, open_page):
     at = open_page("recall-precision")
     at.slider(key="irlab.widget.k").set_value(k).run()
     ranking = list(CATS_IN_BOXES.query("cat-in-a-box").default_ranking)
-    assert metrics(at) == {f"Recall@{k}": shown(irlab.recall_at_k(ranking, BINARY, k)),
+    assert shown_metrics(at) == {f"Recall@{k}": shown(irlab.recall_at_k(ranking, BINARY, k)),
                            f"Precision@{k}": shown(irlab.precision_at_k(ranking, BINARY, k))}
 
 
-def test_a_tile_move_changes_ndcg_but_not_recall():
+def test_a_tile_move_changes_ndcg_but_not_recall(pages, tile_change, shown_metrics, open_page):
     """The walkthrough's experiment: swap the first two tiles."""
     at = open_page("recall-precision")
-    at.session_state["tiles-main"] = change(SWAPPED)
+    at.session_state["tiles-main"] = tile_change(SWAPPED)
     at.run()
-    assert metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
-    at.switch_page(PAGES["ndcg"]).run()
-    assert metrics(at)["NDCG@2"] == shown(irlab.ndcg_at_k(SWAPPED.split(), GRADES, 2)) == "0.6131"
-    assert metrics(at)["CG@2"] == "4" and metrics(at)["DCG@2"] == "4"
+    assert shown_metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
+    at.switch_page(pages["ndcg"]).run()
+    assert shown_metrics(at)["NDCG@2"] == shown(irlab.ndcg_at_k(SWAPPED.split(), GRADES, 2)) == "0.6131"
+    assert shown_metrics(at)["CG@2"] == "4" and shown_metrics(at)["DCG@2"] == "4"
 
 
-def test_relevance_toggle_switches_queries():
+def test_relevance_toggle_switches_queries(shown_metrics, open_page):
     at = open_page("recall-precision")
     at.radio(key="irlab.widget.mode").set_value("graded").run()
     ranking = list(CATS_IN_BOXES.query("cat-in-a-box").default_ranking)
-    assert metrics(at)["Precision@2"] == shown(irlab.precision_at_k(ranking, GRADES, 2)) == "0.5"
+    assert shown_metrics(at)["Precision@2"] == shown(irlab.precision_at_k(ranking, GRADES, 2)) == "0.5"
     at.slider(key="irlab.widget.k").set_value(3).run()
-    assert metrics(at)["Precision@3"] == shown(irlab.precision_at_k(ranking, GRADES, 3)) == "0.6667"
+    assert shown_metrics(at)["Precision@3"] == shown(irlab.precision_at_k(ranking, GRADES, 3)) == "0.6667"
 
 
-def test_controls_persist_across_chapters_once_chosen():
+def test_controls_persist_across_chapters_once_chosen(pages, shown_metrics, open_page):
     at = open_page("recall-precision")
     at.slider(key="irlab.widget.k").set_value(5).run()
-    at.switch_page(PAGES["map"]).run()
-    assert "MAP@5" in metrics(at)  # the learner's K follows; unchosen, MAP opens at its example K = 8
-    at.switch_page(PAGES["ndcg"]).run()
-    assert "NDCG@5" in metrics(at)
+    at.switch_page(pages["map"]).run()
+    assert "MAP@5" in shown_metrics(at)  # the learner's K follows; unchosen, MAP opens at its example K = 8
+    at.switch_page(pages["ndcg"]).run()
+    assert "NDCG@5" in shown_metrics(at)
 
 
-def test_chapters_open_in_their_sources_example_until_a_control_is_touched():
+def test_chapters_open_in_their_sources_example_until_a_control_is_touched(pages, shown_metrics, open_page):
     at = open_page("recall-precision")
-    at.switch_page(PAGES["map"]).run()
-    assert "MAP@8" in metrics(at)
-    at.switch_page(PAGES["ndcg"]).run()
-    assert metrics(at)["NDCG@2"] == "0.3869"  # graded by default here
+    at.switch_page(pages["map"]).run()
+    assert "MAP@8" in shown_metrics(at)
+    at.switch_page(pages["ndcg"]).run()
+    assert shown_metrics(at)["NDCG@2"] == "0.3869"  # graded by default here
 
 
-def test_grade_edits_from_the_tiles_change_ndcg():
+def test_grade_edits_from_the_tiles_change_ndcg(tile_change, shown_metrics, open_page):
     at = open_page("ndcg")
     grades = {**dict(GRADES), "1": 4}
-    at.session_state["tiles-main"] = change("1 2 3 4 5 6 7 8", grades=grades)
+    at.session_state["tiles-main"] = tile_change("1 2 3 4 5 6 7 8", grades=grades)
     at.run()
-    assert metrics(at)["NDCG@2"] == shown(irlab.ndcg_at_k(list("12345678"), grades, 2)) == "1"
+    assert shown_metrics(at)["NDCG@2"] == shown(irlab.ndcg_at_k(list("12345678"), grades, 2)) == "1"
     assert at.query_params["grades"] == "4,4,1,3,4,1,3,2"
 
 
-def test_mrr_rows_reorder_their_own_query():
+def test_mrr_rows_reorder_their_own_query(tile_change, shown_metrics, open_page):
     at = open_page("mrr")
     dark = list(CATS_IN_BOXES.query(DARK_CAT).default_ranking)
     dark.remove("4")
-    at.session_state[f"tiles-{DARK_CAT}"] = change(" ".join(["4", *dark]))
+    at.session_state[f"tiles-{DARK_CAT}"] = tile_change(" ".join(["4", *dark]))
     at.run()
-    assert metrics(at)["RR · dark cat"] == "1" and metrics(at)["MRR"] == "0.8333"
+    assert shown_metrics(at)["RR · dark cat"] == "1" and shown_metrics(at)["MRR"] == "0.8333"
     assert at.query_params["order_dark_cat"] == "4," + ",".join(dark)
-    assert metrics(at)["RR · white cat"] == "1"
+    assert shown_metrics(at)["RR · white cat"] == "1"
 
 
-def test_map_preset_restores_the_sources_example():
+def test_map_preset_restores_the_sources_example(tile_change, shown_metrics, open_page):
     at = open_page("map")
     at.slider(key="irlab.widget.k").set_value(3).run()
-    at.session_state[f"tiles-{WHITE_CAT}"] = change("8 7 6 5 4 3 2 1")
+    at.session_state[f"tiles-{WHITE_CAT}"] = tile_change("8 7 6 5 4 3 2 1")
     at.run()
-    assert metrics(at)["MAP@3"] != "0.4786"
+    assert shown_metrics(at)["MAP@3"] != "0.4786"
     at.button(key="preset-map").click().run()
-    assert metrics(at)["MAP@8"] == "0.4786"
+    assert shown_metrics(at)["MAP@8"] == "0.4786"
 
 
-def test_the_state_round_trips_through_the_url():
+def test_the_state_round_trips_through_the_url(tile_change, shown_metrics, open_page):
     at = open_page("ndcg")
     at.slider(key="irlab.widget.k").set_value(4).run()
-    at.session_state["tiles-main"] = change("5 2 4 7 8 3 6 1", grades=dict(GRADES))
+    at.session_state["tiles-main"] = tile_change("5 2 4 7 8 3 6 1", grades=dict(GRADES))
     at.run()
     params = {name: at.query_params[name] for name in at.query_params}
     assert params == {"order": "5,2,4,7,8,3,6,1", "k": "4", "rel": "graded"}
     again = open_page("ndcg", params)
-    assert metrics(again) == metrics(at)
+    assert shown_metrics(again) == shown_metrics(at)
 
 
 @pytest.mark.parametrize("params, notice", [
@@ -149,41 +148,41 @@ def test_the_state_round_trips_through_the_url():
     ({"present": "maybe"}, "present must be 1 or 0"),
     ({"K": "3"}, "unknown setting 'K'"),
 ])
-def test_malformed_links_give_a_notice_and_defaults(params, notice):
+def test_malformed_links_give_a_notice_and_defaults(params, notice, shown_metrics, open_page):
     at = open_page("recall-precision", params)
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning).replace("\\", "")  # notices are escaped Markdown
     assert notice in warnings and "<script>" not in warnings
-    assert metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
+    assert shown_metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
 
 
-def test_a_malformed_tile_value_is_ignored_with_a_notice():
+def test_a_malformed_tile_value_is_ignored_with_a_notice(tile_change, shown_metrics, open_page):
     at = open_page("recall-precision")
-    at.session_state["tiles-main"] = change("1 2 3")
+    at.session_state["tiles-main"] = tile_change("1 2 3")
     at.run()
     assert not at.exception and "was ignored" in " ".join(w.value for w in at.warning)
-    assert metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
+    assert shown_metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
 
 
-def test_presentation_mode_hides_secondary_text():
+def test_presentation_mode_hides_secondary_text(shown_metrics, open_page):
     at = open_page("recall-precision")
     summary = "asks: of all the relevant pictures"
     assert any(summary in m.value for m in at.markdown)
     at.toggle(key="irlab.widget.present").set_value(True).run()
     assert not any(summary in m.value for m in at.markdown)
-    assert at.query_params["present"] == "1" and metrics(at)["Recall@2"] == "0.25"
+    assert at.query_params["present"] == "1" and shown_metrics(at)["Recall@2"] == "0.25"
 
 
-def test_start_over_restores_everything():
+def test_start_over_restores_everything(tile_change, shown_metrics, open_page):
     at = open_page("recall-precision")
     at.slider(key="irlab.widget.k").set_value(6).run()
-    at.session_state["tiles-main"] = change("8 7 6 5 4 3 2 1")
+    at.session_state["tiles-main"] = tile_change("8 7 6 5 4 3 2 1")
     at.run()
     at.sidebar.button[0].click().run()
-    assert metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
+    assert shown_metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
 
 
-def test_conventions_returned_items_make_the_ideal_basis_differ():
+def test_conventions_returned_items_make_the_ideal_basis_differ(open_page):
     """The chapter's experiment: a run of 3 items at K = 5."""
     at = open_page("conventions")
     at.slider(key="irlab.widget.k").set_value(5).run()

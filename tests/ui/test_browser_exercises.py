@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.browser import wait_for_app
 from irlab.exercises import parse_exercise
 
 pytestmark = pytest.mark.browser
@@ -18,24 +17,25 @@ LABEL = "Tabby <b>in</b> a box"
 TITLE = "Week 3: precision"
 
 
-def settle(page, pause: float = 0.6) -> None:
+def settle(app_page, pause: float = 0.6) -> None:
     """Let Streamlit start and finish the rerun an action caused."""
     time.sleep(pause)
-    wait_for_app(page)
+    app_page.ready()
 
 
 def see(page, text: str) -> None:
     page.get_by_text(text, exact=False).first.wait_for(timeout=15_000)
 
 
-def tab(page, name: str) -> None:
-    page.get_by_role("tab", name=name).click()
-    settle(page)
+def tab(app_page, name: str) -> None:
+    app_page.page.get_by_role("tab", name=name).click()
+    settle(app_page)
 
 
-def edit_cell(page, grid, row: int, column_steps: int, text: str) -> None:
+def edit_cell(app_page, grid, row: int, column_steps: int, text: str) -> None:
     """Type into a data-editor cell with the keyboard, at a person's pace (a grid that has just been
     mounted can drop an edit typed within milliseconds of the first click)."""
+    page = app_page.page
     grid.scroll_into_view_if_needed()
     time.sleep(0.5)
     box = grid.bounding_box()
@@ -49,7 +49,7 @@ def edit_cell(page, grid, row: int, column_steps: int, text: str) -> None:
     page.keyboard.type(text, delay=20)
     time.sleep(0.3)
     page.keyboard.press("Enter")
-    settle(page, 1.0)
+    settle(app_page, 1.0)
 
 
 def test_build_download_load_share_and_practise(app_page, tmp_path: Path):
@@ -65,21 +65,21 @@ def test_build_download_load_share_and_practise(app_page, tmp_path: Path):
     title = page.get_by_role("textbox", name="Title")
     title.fill(TITLE)
     title.press("Enter")
-    settle(page)
-    tab(page, "Items")
-    edit_cell(page, page.get_by_test_id("stDataFrameResizable").first, row=0, column_steps=1, text=LABEL)
-    tab(page, "Questions")
+    settle(app_page)
+    tab(app_page, "Items")
+    edit_cell(app_page, page.get_by_test_id("stDataFrameResizable").first, row=0, column_steps=1, text=LABEL)
+    tab(app_page, "Questions")
     k = page.get_by_role("spinbutton", name="K (cut-off)")
     k.fill("2")
     k.press("Enter")
-    settle(page)
+    settle(app_page)
     see(page, "Measure name: P@2")
     page.get_by_role("button", name="Add this question").click()
     see(page, "Added the question P@2")
     see(page, "The exercise is valid (5 items, 1 query, 1 system, 2 questions)")
 
     # download it
-    tab(page, "Share and export")
+    tab(app_page, "Share and export")
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the exercise (JSON)").click()
     saved = tmp_path / download.value.suggested_filename
@@ -99,11 +99,11 @@ def test_build_download_load_share_and_practise(app_page, tmp_path: Path):
     see(page, "The exercise is valid (5 items, 1 query, 1 system, 2 questions)")
 
     # share it and open the link as a student
-    tab(page, "Share and export")
+    tab(app_page, "Share and export")
     link = page.get_by_test_id("stCode").filter(has_text="practise?exercise=").inner_text().strip()
     assert link.startswith(app_page.base_url + "/practise?exercise=ex1.")
     page.goto(link)
-    wait_for_app(page)
+    app_page.ready()
     see(page, TITLE)
     see(page, LABEL)  # the label shows as typed, tags and all
 

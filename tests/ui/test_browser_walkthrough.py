@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 import irlab
-from bench.browser import drag_tile, metrics_of, running_app, wait_for_app
-from irlab.formula import format_number
+from irlab.explain.formula import format_number
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES, DARK_CAT, WHITE_CAT_IN_A_BOX
 
 pytestmark = pytest.mark.browser
@@ -50,7 +49,7 @@ def shown(value: float) -> str:
 def test_a_real_mouse_drag_reorders_tiles_and_updates_the_metrics(app_page):
     app_page.open("recall-precision?k=1")
     assert app_page.metric("Recall@1") == "0" and app_page.metric("Precision@1") == "0"
-    drag_tile(app_page.page, tiles(app_page).nth(3), tiles(app_page).nth(0), after=False)  # dark cat to rank 1
+    app_page.drag(tiles(app_page).nth(3), tiles(app_page).nth(0), after=False)  # dark cat to rank 1
     expected = ["4", "1", "2", "3", "5", "6", "7", "8"]
     wait_for_order(app_page, expected)
     app_page.wait_for_metric("Recall@1", shown(irlab.recall_at_k(expected, BINARY, 1)))
@@ -62,7 +61,7 @@ def test_a_real_mouse_drag_reorders_tiles_and_updates_the_metrics(app_page):
 def test_a_drag_on_the_ndcg_chapter_updates_ndcg(app_page):
     app_page.open("ndcg")
     assert app_page.metric("NDCG@2") == "0.3869"
-    drag_tile(app_page.page, tiles(app_page).nth(1), tiles(app_page).nth(0), after=False)
+    app_page.drag(tiles(app_page).nth(1), tiles(app_page).nth(0), after=False)
     app_page.wait_for_metric("NDCG@2", shown(irlab.ndcg_at_k(list("21345678"), GRADES, 2)))
     assert app_page.metric("CG@2") == "4" and app_page.metric("DCG@2") == "4"
 
@@ -116,9 +115,9 @@ def test_grades_are_edited_by_keyboard_in_graded_mode(app_page):
     assert first.get_attribute("data-grade") == "4" and "grades=4%2C4" in app_page.page.url
 
 
-def test_a_copied_link_opens_the_same_state_in_a_new_page(app_page, browser):
+def test_a_copied_link_opens_the_same_state_in_a_new_page(app_page, browser, page_metrics):
     app_page.open("ndcg")
-    drag_tile(app_page.page, tiles(app_page).nth(4), tiles(app_page).nth(0), after=False)
+    app_page.drag(tiles(app_page).nth(4), tiles(app_page).nth(0), after=False)
     wait_for_order(app_page, ["5", "1", "2", "3", "4", "6", "7", "8"])
     thumb = app_page.page.locator('[data-testid="stSlider"]').first.locator('[role="slider"], input[type="range"]').first
     thumb.focus()
@@ -142,7 +141,7 @@ def test_a_copied_link_opens_the_same_state_in_a_new_page(app_page, browser):
         other.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
         other.wait_for_function("n => document.querySelectorAll('[data-testid=\"stMetric\"]').length === n",
                                 arg=len(values))
-        shown_there = metrics_of(other)
+        shown_there = page_metrics(other)
         assert {label: shown_there[label] for label in values} == values
         assert other.locator('[data-testid="irl-root"]').get_attribute("data-order") == "5,1,2,3,4,6,7,8"
     finally:
@@ -164,23 +163,23 @@ def test_each_mrr_row_reorders_its_own_query(app_page):
     app_page.open("mrr")
     assert app_page.metric("RR · dark cat") == "0.2"
     dark = list(CATS_IN_BOXES.query(DARK_CAT).default_ranking)
-    drag_tile(app_page.page, tiles(app_page, 2).nth(4), tiles(app_page, 2).nth(0), after=False)
+    app_page.drag(tiles(app_page, 2).nth(4), tiles(app_page, 2).nth(0), after=False)
     app_page.wait_for_metric("RR · dark cat", "1")
     app_page.wait_for_metric("MRR", "0.8333")
     assert order(app_page, 0) == list("12345678") and order(app_page, 2)[0] == dark[4]
 
 
-def test_a_shared_link_works_as_the_first_visit_to_a_fresh_server(browser):
+def test_a_shared_link_works_as_the_first_visit_to_a_fresh_server(browser, start_app, wait_until_ready):
     """Streamlit routes a server's first session through its legacy pages/ router (streamlit#9624);
     irlab.ui.shell makes that visit the normal app instead of a "Page not found" dialog."""
-    with running_app() as url:
+    with start_app() as url:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         try:
             page = context.new_page()
             errors = []
             page.on("console", lambda m: m.type == "error" and "status of 404" not in m.text and errors.append(m.text))
             page.goto(f"{url}/map?k=4")
-            wait_for_app(page)
+            wait_until_ready(page)
             page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="stMetricLabel"]'))
                                         .some(l => l.innerText.trim() === 'MAP@4')""")
             assert page.locator('[data-testid="stDialog"]').count() == 0

@@ -10,15 +10,13 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from streamlit.runtime.memory_media_file_storage import _calculate_file_id  # how Streamlit names a download
 
-from app_under_test import open_page
-from irlab.drafts import blank_draft
 from irlab.exercises import (builtin_exercise, dump_exercise, exercise_to_link, explain_question, make_variant,
                              parse_exercise)
-from irlab.measures import parse_measure
-from irlab.quiz import make_question
+from irlab.exercises.drafts import blank_draft
+from irlab.metrics.registry import parse_measure
 from irlab.ui.exercise_state import DRAFT, REVISION, UPLOAD_ERROR, VALID
+from irlab.walkthrough.quiz import make_question
 
 NDCG = builtin_exercise("ndcg-exercise")
 CATS = builtin_exercise("cats-in-boxes")
@@ -38,12 +36,16 @@ def unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
-def builder_on(tab: str | None = None):
-    at = open_page("build")
-    if tab:
-        at.session_state[TAB] = tab
-        at.run()
-    return at
+@pytest.fixture
+def builder_on(open_page):
+    """``builder_on(tab=None)``: the builder page, on ``tab`` if given."""
+    def on(tab: str | None = None):
+        at = open_page("build")
+        if tab:
+            at.session_state[TAB] = tab
+            at.run()
+        return at
+    return on
 
 
 def edit(at, table: str, delta: dict) -> None:
@@ -54,12 +56,6 @@ def edit(at, table: str, delta: dict) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def downloaded_file_id(at) -> str:
-    """The media file id of the "Download the exercise" button (Streamlit names files by a hash of their content)."""
-    [button] = [b for b in at.get("download_button") if b.label == "Download the exercise (JSON)"]
-    return button.proto.url.rsplit("/", 1)[-1].split(".")[0]
-
-
 def upload(at, name: str, data: bytes, *, label: str = "Load an exercise file (.json)") -> None:
     [uploader] = [u for u in at.get("file_uploader") if u.label == label]
     uploader.set_value((name, data, "application/json")).run()
@@ -68,7 +64,7 @@ def upload(at, name: str, data: bytes, *, label: str = "Load an exercise file (.
 
 # --- the builder -----------------------------------------------------------------------------------
 
-def test_builder_opens_with_the_walkthrough_example_and_every_tab_renders():
+def test_builder_opens_with_the_walkthrough_example_and_every_tab_renders(builder_on):
     at = builder_on()
     assert at.title[0].value == "Build an exercise"
     assert "The exercise is valid (8 items, 4 queries, 1 system, 13 questions)" in texts(at)
@@ -81,7 +77,7 @@ def test_builder_opens_with_the_walkthrough_example_and_every_tab_renders():
     assert "Download the exercise (JSON)" in [b.label for b in at.get("download_button")]
 
 
-def test_the_answer_key_preview_shows_irlabs_values():
+def test_the_answer_key_preview_shows_irlabs_values(builder_on):
     at = builder_on("Preview and answer key")
     labels = [unescape(e.label) for e in at.expander]
     for question in CATS.questions:
@@ -90,7 +86,7 @@ def test_the_answer_key_preview_shows_irlabs_values():
     assert any("\\frac" in latex.value for latex in at.latex)
 
 
-def test_a_bad_edit_shows_the_problem_where_it_is_and_keeps_the_last_valid_exercise():
+def test_a_bad_edit_shows_the_problem_where_it_is_and_keeps_the_last_valid_exercise(builder_on, downloads):
     at = builder_on("Questions")
     edit(at, "questions", {"edited_rows": {1: {"measure": "P@12"}}})
     shown = texts(at)
@@ -101,13 +97,14 @@ def test_a_bad_edit_shows_the_problem_where_it_is_and_keeps_the_last_valid_exerc
     at.session_state[TAB] = "Share and export"
     at.run()
     assert "Downloads the last valid version (the draft has problems)" in texts(at)
-    assert downloaded_file_id(at) == _calculate_file_id(dump_exercise(CATS).encode(), "application/json",
-                                                        "cats-in-boxes.json")
+    offered = downloads["Download the exercise (JSON)"]
+    assert (offered["data"], offered["file_name"], offered["mime"]) == (dump_exercise(CATS), "cats-in-boxes.json",
+                                                                        "application/json")
     edit(at, "questions", {"edited_rows": {1: {"measure": "P@3"}}})
     assert "The exercise is valid" in texts(at) and at.session_state[VALID].question("precision-2").measure == "P@3"
 
 
-def test_a_blank_title_is_reported_on_the_about_tab():
+def test_a_blank_title_is_reported_on_the_about_tab(builder_on):
     at = builder_on()
     at.text_input(key="irlab.builder.w.title").input("").run()
     assert "title: must not be empty" in texts(at).replace(" (field title)", "")
@@ -119,7 +116,7 @@ def test_a_blank_title_is_reported_on_the_about_tab():
     assert at.session_state[DRAFT]["title"] == ""  # undo brings the edit back
 
 
-def test_renaming_an_item_in_the_table_keeps_its_grades_and_answers():
+def test_renaming_an_item_in_the_table_keeps_its_grades_and_answers(builder_on):
     at = builder_on("Items")
     edit(at, "items", {"edited_rows": {1: {"id": "two", "label": "A <b>white</b> cat in a box"}}})
     exercise = at.session_state[VALID]
@@ -129,7 +126,7 @@ def test_renaming_an_item_in_the_table_keeps_its_grades_and_answers():
         [explain_question(CATS, q).value for q in CATS.questions]
 
 
-def test_the_tables_show_every_grade_also_when_some_items_are_unjudged():
+def test_the_tables_show_every_grade_also_when_some_items_are_unjudged(builder_on):
     at = builder_on("Items")
     edit(at, "items", {"added_rows": [{}]})  # a new, unjudged item
     at.session_state[TAB] = "Queries and judgments"
@@ -140,7 +137,7 @@ def test_the_tables_show_every_grade_also_when_some_items_are_unjudged():
     assert list(judgments["q3"][:8]) == [0, 4, 1, 3, 4, 1, 3, 2] and judgments["q3"].isna().iloc[8]
 
 
-def test_judgments_rankings_and_tile_drags_edit_the_exercise():
+def test_judgments_rankings_and_tile_drags_edit_the_exercise(builder_on):
     at = builder_on("Queries and judgments")
     edit(at, "judgments", {"edited_rows": {0: {"q0": 1}}})  # picture 1 becomes relevant to "cat in a box"
     assert at.session_state[VALID].query("cat-in-a-box").judgments["1"] == 1
@@ -161,7 +158,7 @@ def test_judgments_rankings_and_tile_drags_edit_the_exercise():
     assert any(unescape(e.label).endswith(f"= {recall}") and "Recall@2" in unescape(e.label) for e in at.expander)
 
 
-def test_start_blank_then_add_a_question_with_the_picker():
+def test_start_blank_then_add_a_question_with_the_picker(builder_on):
     at = builder_on()
     at.selectbox(key="irlab.builder.w.start").set_value("blank").run()
     [start] = [b for b in at.button if b.label == "Start from this"]
@@ -178,7 +175,7 @@ def test_start_blank_then_add_a_question_with_the_picker():
     assert (question.measure, question.query, question.system) == ("AP(denominator='min-k-r')@4", "q1", "system")
 
 
-def test_a_bad_upload_shows_the_error_and_never_replaces_the_exercise():
+def test_a_bad_upload_shows_the_error_and_never_replaces_the_exercise(builder_on):
     at = builder_on("Items")
     edit(at, "items", {"edited_rows": {0: {"label": "My own label"}}})
     draft = at.session_state[DRAFT]
@@ -202,7 +199,7 @@ def test_a_bad_upload_shows_the_error_and_never_replaces_the_exercise():
     assert at.session_state[DRAFT] == draft  # the edited example is back
 
 
-def test_the_share_link_opens_the_exercise_on_the_practice_page():
+def test_the_share_link_opens_the_exercise_on_the_practice_page(open_page, builder_on):
     at = builder_on("Share and export")
     at.number_input(key="irlab.builder.w.link_seed").set_value(6).run()
     [link] = [c.value for c in at.code if "practise?" in c.value]
@@ -213,7 +210,7 @@ def test_the_share_link_opens_the_exercise_on_the_practice_page():
     assert "variant seed 6" in texts(practice)
 
 
-def test_a_large_exercise_gets_no_link_but_a_clear_message():
+def test_a_large_exercise_gets_no_link_but_a_clear_message(builder_on):
     rng = random.Random(0)
     items = [{"id": str(i), "label": "".join(rng.choice("abcdefghij") for _ in range(150))} for i in range(120)]
     big = {"schema_version": 1, "title": "Big", "items": items,
@@ -238,7 +235,7 @@ def practice_answer(at, text: str) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def test_practice_opens_the_cats_example_by_default_and_builtins_by_name():
+def test_practice_opens_the_cats_example_by_default_and_builtins_by_name(open_page):
     at = open_page("practise")
     assert "Cats in boxes" in texts(at) and "the exercise as written (no seed)" in texts(at)
     at = open_page("practise", {"builtin": "ndcg-exercise", "seed": "2"})
@@ -246,7 +243,7 @@ def test_practice_opens_the_cats_example_by_default_and_builtins_by_name():
     assert "variant seed 2" in texts(at) and at.query_params["seed"] == "2"
 
 
-def test_a_wrong_answer_with_the_log2_discount_names_that_mistake():
+def test_a_wrong_answer_with_the_log2_discount_names_that_mistake(open_page):
     at = open_page("practise", {"builtin": "ndcg-exercise"})
     question = NDCG.question("ndcg5-q1")
     log2 = explain_question(NDCG, question, parse_measure("nDCG@5")).display_value
@@ -258,24 +255,24 @@ def test_a_wrong_answer_with_the_log2_discount_names_that_mistake():
     assert "1. nDCG(discount='jarvelin-kekalainen')@5 of query q1 (not correct yet)" in at.selectbox[0].options
 
 
-def test_a_right_answer_says_correct_and_shows_the_breakdown():
+def test_a_right_answer_says_correct_and_shows_the_breakdown(open_page):
     at = open_page("practise", {"builtin": "ndcg-exercise"})
     expected = explain_question(NDCG, NDCG.question("ndcg5-q1"))
     practice_answer(at, "0,7992")
     assert f"Correct. 0.7992 is within 0.005 of {expected.display_value}." in texts(at)
     assert "The solution" in texts(at)
     assert any(expected.plugged_latex in latex.value for latex in at.latex)
-    assert "Score: 1 of 6 questions answered correctly" in " ".join(p.proto.text for p in at.get("progress"))
+    assert "Score: 1 of 6 questions answered correctly" in " ".join(p.text for p in at.get("progress"))
 
 
 @pytest.mark.parametrize("answer", ["1/4", "25%", "0,25", "0.25"])
-def test_answers_in_every_accepted_form(answer):
+def test_answers_in_every_accepted_form(answer, open_page):
     at = open_page("practise")
     practice_answer(at, answer)  # Recall@2 of "cat in a box" is 0.25
     assert "Correct." in texts(at)
 
 
-def test_unreadable_answers_say_why_and_solutions_can_be_shown():
+def test_unreadable_answers_say_why_and_solutions_can_be_shown(open_page):
     at = open_page("practise")
     practice_answer(at, "a quarter")
     assert "'a quarter' is not a number" in texts(at)
@@ -285,7 +282,7 @@ def test_unreadable_answers_say_why_and_solutions_can_be_shown():
     assert any("(solution shown)" in option for option in at.selectbox[0].options)
 
 
-def test_answers_are_kept_when_switching_questions():
+def test_answers_are_kept_when_switching_questions(open_page):
     at = open_page("practise")
     practice_answer(at, "0.3")
     [following] = [b for b in at.button if b.label == "Next"]
@@ -306,14 +303,14 @@ def test_answers_are_kept_when_switching_questions():
     ({"builtin": "ndcg-exercise", "seed": "seven"}, "is not a whole number"),
     ({"builtin": "<b>x</b>"}, "There is no built-in exercise called"),
 ])
-def test_malformed_links_give_a_notice_and_fall_back(params, notice):
+def test_malformed_links_give_a_notice_and_fall_back(params, notice, open_page):
     at = open_page("practise", params)
     warnings = re.sub(r"\\(.)", r"\1", " ".join(w.value for w in at.warning))
     assert notice in warnings
     assert not at.exception and at.session_state["irlab.practice.opened"].exercise in (CATS, NDCG)
 
 
-def test_a_pasted_link_and_an_uploaded_file_open_their_exercises():
+def test_a_pasted_link_and_an_uploaded_file_open_their_exercises(open_page):
     at = open_page("practise")
     at.text_input(key="irlab.practice.w.link").input("https://x/practise?exercise=" + exercise_to_link(NDCG)
                                                      + "&seed=3").run()
@@ -325,7 +322,7 @@ def test_a_pasted_link_and_an_uploaded_file_open_their_exercises():
     assert at.query_params["exercise"] == exercise_to_link(CATS)  # a reload reopens it
 
 
-def test_hostile_labels_and_titles_show_as_text_on_both_pages():
+def test_hostile_labels_and_titles_show_as_text_on_both_pages(open_page, builder_on):
     data = json.loads(dump_exercise(NDCG))
     data["title"] = HOSTILE[0]
     data["instructions"] = " ".join(HOSTILE)
@@ -356,7 +353,7 @@ def test_hostile_labels_and_titles_show_as_text_on_both_pages():
 
 # --- predict, then reveal --------------------------------------------------------------------------
 
-def test_the_quiz_reveals_the_value_irlab_computes_and_keeps_score():
+def test_the_quiz_reveals_the_value_irlab_computes_and_keeps_score(open_page):
     at = open_page("practise")
     at.session_state["irlab.practice.tab"] = "Predict, then reveal"
     at.session_state["irlab.quiz.seed"] = 7

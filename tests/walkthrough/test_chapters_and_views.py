@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 import irlab
-from irlab.chapters import CHAPTERS, chapter
 from irlab.scenarios.cats_in_boxes import DARK_CAT, WHITE_CAT_IN_A_BOX
-from irlab.walkthrough import (DEFAULT_STATE, SCENARIO, binary_row_targets, confusion_view, conventions_table,
-                               conventions_view, main_row, map_view, mrr_view, ndcg_view, recall_precision_view)
+from irlab.walkthrough.chapters import CHAPTERS, chapter
+from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
+from irlab.walkthrough.views import (binary_row_targets, confusion_view, conventions_table, conventions_view, main_row,
+                                     map_view, mrr_view, ndcg_view, recall_precision_view)
 
 GRADES = SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments
 BINARY = SCENARIO.query("cat-in-a-box").judgments

@@ -8,10 +8,10 @@ import plotly.graph_objects as go
 import plotly.io
 import plotly.tools
 
-from irlab import charts
-from irlab.chapters import chapter
-from irlab.walkthrough import (DEFAULT_STATE, conventions_chart_rows, conventions_view, map_view, ndcg_view,
-                               recall_precision_view)
+from irlab.walkthrough import charts
+from irlab.walkthrough.chapters import chapter
+from irlab.walkthrough.state import DEFAULT_STATE
+from irlab.walkthrough.views import conventions_chart_rows, conventions_view, map_view, ndcg_view, recall_precision_view
 
 
 def every_spec():

@@ -7,10 +7,10 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irlab.chapters import CHAPTERS, chapter
 from irlab.scenarios.cats_in_boxes import DARK_CAT, WHITE_CAT
-from irlab.urlstate import params_from_state, state_from_params
-from irlab.walkthrough import DEFAULT_STATE, SCENARIO
+from irlab.walkthrough.chapters import CHAPTERS, chapter
+from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
+from irlab.walkthrough.urlstate import params_from_state, state_from_params
 
 IDS = list(SCENARIO.item_ids)
 states = st.builds(

@@ -1,8 +1,4 @@
-"""Fixtures for the exercise tests: the shipped examples, a small valid exercise, an evil one.
-
-Not a conftest.py: other tests import ``conftest`` by name, so a second one would shadow it.
-Test modules import the fixtures they use from here.
-"""
+"""Fixtures for the exercise tests: the shipped examples, a small valid exercise, an evil one."""
 
 from __future__ import annotations
 
@@ -48,7 +44,20 @@ EVIL = {
 
 @pytest.fixture
 def small_dict() -> dict:
+    """A fresh copy of the small valid exercise, to mutate."""
     return copy.deepcopy(SMALL)
+
+
+@pytest.fixture(scope="session")
+def small_exercise_document() -> dict:
+    """The small valid exercise as a JSON document (do not mutate: copy it)."""
+    return SMALL
+
+
+@pytest.fixture(scope="session")
+def evil_label() -> str:
+    """The script-bearing item label of the evil exercise."""
+    return EVIL_LABEL
 
 
 @pytest.fixture(scope="session")
