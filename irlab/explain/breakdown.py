@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from irlab.explain.formula import Add, Expr, Frac, Mul, Num, format_number, shows_exactly
+from irlab.explain.formula import Add, Expr, Normalised, Num, format_number, shows_exactly
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ def explain_mean(parts: Mapping[str, Breakdown], *, measure: str, lhs: str, symb
     else:
         terms = [part.plugged if inline_formulas and part.plugged is not None else Num(part.value)
                  for part in parts.values()]
-        plugged = Mul(Frac(Num(1), Num(len(parts))), Add(terms))
+        plugged = Normalised(Add(terms), Num(len(parts)))
     rows = tuple({"query": name, "value": part.value} for name, part in parts.items())
     notes = () if parts else ("No queries: the mean is defined as 0.",)
     return Breakdown(measure=measure, value=float(plugged.value()), lhs=lhs, symbolic=symbolic, symbolic_text=symbolic_text,

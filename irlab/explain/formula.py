@@ -160,6 +160,36 @@ class Frac(Expr):
 
 
 @dataclass(frozen=True)
+class Normalised(Expr):
+    r"""``total / count``, shown as :math:`\frac{1}{count} \cdot (total)`.
+
+    AP and the means over queries read best as "one over R times the sum", but trec_eval
+    divides the sum by R, and the value must be that division to the last bit.
+
+    >>> e = Normalised(Add(Num(0.5), Num(1)), Num(4))
+    >>> e.latex(), e.text(), e.value()
+    ('\\frac{1}{4} \\cdot \\left(0.5 + 1\\right)', '1/4 * (0.5 + 1)', 0.375)
+    """
+
+    total: Expr
+    count: Expr
+    precedence = _MUL
+    text_precedence = _MUL
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.total, self.count)
+
+    def value(self) -> float:
+        return self.total.value() / self.count.value()
+
+    def latex(self) -> str:
+        return rf"\frac{{1}}{{{self.count.latex()}}} \cdot {self._wrap_latex(self.total, _MUL + 1)}"
+
+    def text(self) -> str:
+        return f"1/{self._wrap_text(self.count, _ATOM)} * {self._wrap_text(self.total, _MUL + 1)}"
+
+
+@dataclass(frozen=True)
 class Add(Expr):
     """A sum of terms, shortened on screen beyond :data:`MAX_TERMS` terms."""
 
@@ -177,7 +207,13 @@ class Add(Expr):
         return self.terms
 
     def value(self) -> float:
-        return math.fsum(term.value() for term in self.terms)
+        # Left to right, one addition at a time: the order trec_eval adds in, so a breakdown's
+        # value is bit for bit the value the batch engine computes (math.fsum can differ in the
+        # last bit, and a last bit can change a 4-decimal rounding).
+        total = 0.0
+        for term in self.terms:
+            total += term.value()
+        return total
 
     @property
     def shortened(self) -> bool:
@@ -306,6 +342,45 @@ class Min(Expr):
 
     def text(self) -> str:
         return "min(" + ", ".join(a.text() for a in self.arguments) + ")"
+
+
+@dataclass(frozen=True)
+class Max(Expr):
+    r"""The largest of its arguments, shown as ``\max(a, b, ...)``, shortened like a long sum.
+
+    >>> Max(Frac(Num(1), Num(2)), Frac(Num(2), Num(3))).latex(), Max(Num(1), Num(3)).value()
+    ('\\max\\left(\\frac{1}{2}, \\frac{2}{3}\\right)', 3.0)
+    """
+
+    arguments: tuple[Expr, ...]
+
+    def __init__(self, *arguments: Expr | Iterable[Expr]) -> None:
+        flat: list[Expr] = []
+        for argument in arguments:
+            flat.extend(argument if not isinstance(argument, Expr) else (argument,))
+        object.__setattr__(self, "arguments", tuple(flat))
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.arguments
+
+    def value(self) -> float:
+        return float(max(argument.value() for argument in self.arguments))
+
+    @property
+    def shortened(self) -> bool:
+        return len(self.arguments) > MAX_TERMS or super().shortened
+
+    def _shown(self) -> Sequence[Expr | None]:
+        if len(self.arguments) > MAX_TERMS:
+            return [*self.arguments[:5], None, *self.arguments[-2:]]
+        return self.arguments
+
+    def latex(self) -> str:
+        inner = ", ".join(r"\ldots" if a is None else a.latex() for a in self._shown())
+        return rf"\max\left({inner}\right)"
+
+    def text(self) -> str:
+        return "max(" + ", ".join("..." if a is None else a.text() for a in self._shown()) + ")"
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+from irlab.data.columns import JudgedRankings, divide
 from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant, num_relevant
 from irlab.data.rankings import check_cutoff, check_ranking
 from irlab.explain.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
-from irlab.explain.formula import Add, Expr, Frac, Mul, Num
+from irlab.explain.formula import Add, Expr, Frac, Normalised, Num
 from irlab.metrics.conventions import check_variant
 from irlab.metrics.reciprocal_rank import RankedQueries
 
@@ -72,7 +75,7 @@ def explain_average_precision(ranking: Sequence[str], judgments: Mapping[str, in
     r = num_relevant(judgments, relevance_level)
     count = {"relevant": r, "min-k-r": r if k is None else min(k, r), "found": hits}[denominator]
     # 1/R times the sum reads better on screen than a fraction of fractions
-    plugged: Expr = Mul(Frac(Num(1), Num(count)), Add(terms)) if count else Num(0)
+    plugged: Expr = Normalised(Add(terms), Num(count)) if count else Num(0)
     notes = []
     if not r:
         notes.append("The query has no relevant item: AP is defined as 0 (trec_eval).")
@@ -134,3 +137,34 @@ def mean_average_precision(queries: RankedQueries, k: int | None = None, *,
                            relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "relevant") -> float:
     """The value of :func:`explain_mean_average_precision`."""
     return explain_mean_average_precision(queries, k, relevance_level=relevance_level, denominator=denominator).value
+
+
+# --- kernel: the same value for every query of a JudgedRankings at once -----------------------------
+
+def precision_terms(rankings: JudgedRankings, relevance_level: int) -> np.ndarray:
+    r"""Each query's running sum of :math:`P@k \cdot rel_k` in rank order (shared by AP and AP@K).
+
+    >>> r = JudgedRankings.from_lists(["q"], [[1, 0, 1]], [[1, 1]])
+    >>> precision_terms(r, 1).tolist()
+    [1.0, 1.0, 1.6666666666666665]
+    """
+    def compute() -> np.ndarray:
+        relevant = rankings.relevant(relevance_level)
+        hits = rankings.cumulative(relevant)
+        return rankings.prefix(np.where(relevant, hits / rankings.row_rank, 0.0))
+    return rankings.cached(("precision_terms", relevance_level), compute)
+
+
+def average_precision_kernel(rankings: JudgedRankings, k: int | None = None, *,
+                             relevance_level: int = DEFAULT_RELEVANCE_LEVEL, denominator: str = "relevant") -> np.ndarray:
+    """:func:`explain_average_precision`'s value for every query (trec_eval ``map``, ``map_cut_k``).
+
+    >>> r = JudgedRankings.from_lists(["q"], [[0, 1, 0, 1, 1, 0, 1, 0]], [[1, 1, 1, 1]])
+    >>> average_precision_kernel(r, 8).round(4).tolist()
+    [0.5429]
+    """
+    total = rankings.prefix_at(precision_terms(rankings, relevance_level), k)
+    relevant = rankings.num_rel(relevance_level)
+    count = {"relevant": lambda: relevant, "min-k-r": lambda: relevant if k is None else np.minimum(k, relevant),
+             "found": lambda: rankings.hits_at(k, relevance_level)}[denominator]()
+    return divide(total, count)

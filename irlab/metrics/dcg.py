@@ -27,6 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from numbers import Real
 
+import numpy as np
+
+from irlab.data.columns import NOT_POOLED, JudgedRankings, divide, rank_discounts, segment_prefix, value_at
 from irlab.data.judgments import grade_of
 from irlab.data.rankings import check_cutoff, check_ranking
 from irlab.errors import ValidationError
@@ -103,15 +106,20 @@ def dcg_formula(name: str, gain: Gain, discount: str) -> tuple[str, str]:
             f"{name}@K = {g_words} at rank 1 + sum over ranks k from 2 to K of {g_words} at rank k / log2(k){of}")
 
 
-def _gain_value(grade: int, gain: Gain) -> float:
-    return gain_expr(grade, gain).value()
+def _item_gain(judgments: Mapping[str, int], item: str, gain: Gain) -> Expr:
+    """The gain of ``item``; an unjudged item has grade 0 (so it gains what grade 0 gains).
+
+    trec_eval differs in one corner: with ``ndcg.0=x`` it gives unjudged documents gain 0 and
+    judged grade-0 documents gain x; IR Lab gives both x, the rule "unjudged means grade 0".
+    """
+    return gain_expr(grade_of(judgments, item), gain)
 
 
 def _ideal_order(ranking: Sequence[str], judgments: Mapping[str, int], gain: Gain, ideal: str) -> list[str]:
     """Items best gain first: every judged and ranked item (``"judged"``) or the ranked ones only."""
     position = {item: index for index, item in enumerate(ranking)}
     items = list(ranking) if ideal == "retrieved" else list(dict.fromkeys([*ranking, *judgments]))
-    return sorted(items, key=lambda item: (-_gain_value(grade_of(judgments, item), gain),
+    return sorted(items, key=lambda item: (-_item_gain(judgments, item, gain).value(),
                                            position.get(item, len(position)), item))
 
 
@@ -122,7 +130,7 @@ def _explain_dcg(ranking: Sequence[str], judgments: Mapping[str, int], k: int | 
     rows, terms, running = [], [], 0.0
     for rank, item in enumerate(ranking[:depth], start=1):
         grade = grade_of(judgments, item)
-        numerator, divisor = gain_expr(grade, gain), discount_expr(rank, discount)
+        numerator, divisor = _item_gain(judgments, item, gain), discount_expr(rank, discount)
         term = numerator if divisor is None else Frac(numerator, divisor)
         terms.append(term)
         running += term.value()
@@ -163,7 +171,7 @@ def explain_cg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int
     depth = len(ranking) if k is None else min(k, len(ranking))
     rows, terms, running = [], [], 0.0
     for rank, item in enumerate(ranking[:depth], start=1):
-        term = gain_expr(grade_of(judgments, item), gain)
+        term = _item_gain(judgments, item, gain)
         terms.append(term)
         running += term.value()
         rows.append({"rank": rank, "item": item, "grade": grade_of(judgments, item), "gain": term.value(),
@@ -304,3 +312,84 @@ def ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | Non
               gain: Gain = "linear", discount: str = "log2", ideal: str = "judged") -> float:
     """The value of :func:`explain_ndcg_at_k`."""
     return explain_ndcg_at_k(ranking, judgments, k, gain=gain, discount=discount, ideal=ideal).value
+
+
+# --- kernels: the same values for every query of a JudgedRankings at once ---------------------------
+
+def gain_values(grades: np.ndarray, gain: Gain) -> np.ndarray:
+    """:func:`gain_expr` over an array of grades or codes: not in the qrels is grade 0, pooled-unjudged gains 0.
+
+    >>> gain_values(np.array([-2, -1, 0, 1, 3]), "exponential").tolist(), gain_values(np.array([-1, 2]), {0: 1}).tolist()
+    ([0.0, 0.0, 0.0, 1.0, 7.0], [1.0, 2.0])
+    """
+    grades = np.asarray(grades, dtype=np.int64)
+    grades = np.where(grades == NOT_POOLED, 0, grades)  # an unjudged document has grade 0
+    if gain == "linear":
+        return np.where(grades > 0, grades, 0).astype(np.float64)
+    if gain == "exponential":
+        return np.where(grades > 0, np.power(2.0, np.maximum(grades, 0)) - 1.0, 0.0)
+    values = np.where(grades > 0, grades, 0).astype(np.float64)
+    for grade, value in gain.items():
+        values[grades == grade] = value
+    return values
+
+
+def _dcg_prefix(rankings: JudgedRankings, gain: Gain, discount: str) -> np.ndarray:
+    key = ("dcg", _gain_key(gain), discount)
+    return rankings.cached(key, lambda: rankings.prefix(gain_values(rankings.grades, gain) / rankings.discounts(discount)))
+
+
+def _ideal_prefix(rankings: JudgedRankings, gain: Gain, discount: str, ideal: str) -> tuple[np.ndarray, np.ndarray]:
+    """The ideal rankings' running DCG, and their offsets (every judged document, or the retrieved ones)."""
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        if ideal == "retrieved":
+            gains = gain_values(rankings.grades, gain)
+            best_first = np.lexsort((-gains, rankings.row_query))
+            return rankings.prefix(gains[best_first] / rankings.discounts(discount)), rankings.offsets
+        level_gain = gain_values(np.arange(rankings.level_counts.shape[1]), gain)
+        levels = np.argsort(-level_gain, kind="stable")
+        levels = levels[level_gain[levels] > 0]
+        at_level = rankings.level_counts.copy()
+        if level_gain[0] > 0:  # grade 0 has a gain: unjudged retrieved documents (grade 0) join the ideal
+            at_level[:, 0] += rankings.count_at(rankings.grades == NOT_POOLED, None)
+        counts = at_level[:, levels]
+        gains = np.repeat(np.tile(level_gain[levels], len(rankings)), counts.ravel())
+        offsets = np.concatenate([[0], np.cumsum(counts.sum(axis=1))])
+        ranks = np.arange(len(gains)) - np.repeat(offsets[:-1], counts.sum(axis=1)) + 1
+        return segment_prefix(gains / rank_discounts(ranks, discount), offsets), offsets
+    return rankings.cached(("ideal", _gain_key(gain), discount, ideal), compute)
+
+
+def _gain_key(gain: Gain) -> object:
+    return gain if isinstance(gain, str) else tuple(sorted(gain.items()))
+
+
+def cg_kernel(rankings: JudgedRankings, k: int | None = None, *, gain: Gain = "linear") -> np.ndarray:
+    """:func:`explain_cg_at_k`'s value for every query."""
+    return rankings.prefix_at(rankings.cached(("cg", _gain_key(gain)),
+                                              lambda: rankings.prefix(gain_values(rankings.grades, gain))), k)
+
+
+def dcg_kernel(rankings: JudgedRankings, k: int | None = None, *, gain: Gain = "linear",
+               discount: str = "log2") -> np.ndarray:
+    """:func:`explain_dcg_at_k`'s value for every query."""
+    return rankings.prefix_at(_dcg_prefix(rankings, gain, discount), k)
+
+
+def idcg_kernel(rankings: JudgedRankings, k: int | None = None, *, gain: Gain = "linear", discount: str = "log2",
+                ideal: str = "judged") -> np.ndarray:
+    """:func:`explain_idcg_at_k`'s value for every query."""
+    prefix, offsets = _ideal_prefix(rankings, gain, discount, ideal)
+    return value_at(prefix, offsets, k)
+
+
+def ndcg_kernel(rankings: JudgedRankings, k: int | None = None, *, gain: Gain = "linear", discount: str = "log2",
+                ideal: str = "judged") -> np.ndarray:
+    """:func:`explain_ndcg_at_k`'s value for every query (trec_eval ``ndcg``, ``ndcg_cut_k``, ``ndcg.1=3,...``).
+
+    >>> r = JudgedRankings.from_lists(["q"], [[0, 4, 1, 3, 4, 1, 3, 2]], [[0, 4, 1, 3, 4, 1, 3, 2]])
+    >>> ndcg_kernel(r, 2).round(4).tolist(), ndcg_kernel(r, 8).round(4).tolist()
+    ([0.3869], [0.7283])
+    """
+    return divide(dcg_kernel(rankings, k, gain=gain, discount=discount),
+                  idcg_kernel(rankings, k, gain=gain, discount=discount, ideal=ideal))

@@ -14,11 +14,15 @@ least one relevant item is in the top K. Defaults follow trec_eval (``P_k``, ``r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+from irlab.data.columns import JudgedRankings, divide
 from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, num_relevant
 from irlab.explain.breakdown import Breakdown, latex_measure, measure_name
-from irlab.explain.formula import Add, Expr, Frac, Min, Num
+from irlab.explain.formula import Add, Expr, Frac, Min, Num, format_number
 from irlab.metrics.confusion import explain_confusion_at_k
 from irlab.metrics.conventions import check_variant
 
@@ -128,38 +132,62 @@ def recall_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
     return explain_recall_at_k(ranking, judgments, k, relevance_level=relevance_level, denominator=denominator).value
 
 
+def r_cutoff(relevant: int | np.ndarray, mult: float = 1.0) -> int | np.ndarray:
+    r"""The rank R-precision looks at: :math:`\lfloor mult \cdot R + 0.9 \rfloor` (trec_eval ``Rprec_mult``), R at mult 1.
+
+    >>> r_cutoff(4), r_cutoff(4, 0.2), r_cutoff(np.array([0, 7]), 0.35).tolist()
+    (4, 1, [0, 3])
+    """
+    if isinstance(relevant, np.ndarray):
+        return np.floor(mult * relevant + 0.9).astype(np.int64)
+    return int(math.floor(mult * relevant + 0.9))
+
+
 def explain_r_precision(ranking: Sequence[str], judgments: Mapping[str, int], *,
-                        relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> Breakdown:
+                        relevance_level: int = DEFAULT_RELEVANCE_LEVEL, mult: float = 1.0) -> Breakdown:
     r"""R-precision: Precision@R, where R is the number of relevant items of the query.
 
     .. math:: \mathrm{R\text{-}precision} = \mathrm{Precision@}R = \frac{TP@R}{R}
 
     At K = R, precision and recall are equal. Conventions as trec_eval ``Rprec``: a query
-    without relevant items scores 0; a ranking shorter than R still divides by R.
+    without relevant items scores 0; a ranking shorter than R still divides by R. ``mult``
+    looks at a multiple of R instead (trec_eval ``Rprec_mult``):
+    Precision@:math:`\lfloor mult \cdot R + 0.9 \rfloor`, 0 when that rounds to 0.
 
-    Example (4 relevant items at ranks 2, 4, 5, 7): :math:`\frac{2}{4} = 0.5`.
+    Example (4 relevant items at ranks 2, 4, 5, 7): :math:`\frac{2}{4} = 0.5`; at mult 0.5,
+    Precision@2 = 0.5.
 
     >>> r_precision(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1})
     0.5
+    >>> explain_r_precision(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1}, mult=0.5).plugged_latex
+    '\\mathrm{R\\text{-}precision}_{0.5} = \\frac{1}{2} = 0.5'
     """
     r = num_relevant(judgments, relevance_level)
-    symbolic = r"\mathrm{R\text{-}precision} = \mathrm{Precision@}R = \frac{TP@R}{R}"
-    words = "R-precision = relevant items in the top R / R, where R is the number of relevant items"
-    if r == 0:
-        return Breakdown(measure="R-precision", value=0.0, lhs=r"\mathrm{R\text{-}precision}", symbolic=symbolic,
-                         symbolic_text=words, plugged=Num(0), notes=(_NO_RELEVANT,))
-    at_r = explain_precision_at_k(ranking, judgments, r, relevance_level=relevance_level)
-    return at_r.relabelled("R-precision", r"\mathrm{R\text{-}precision}", symbolic, words)
+    cut = r_cutoff(r, mult)
+    scaled = "" if mult == 1.0 else f"_{{{format_number(mult)}}}"
+    lhs, name = rf"\mathrm{{R\text{{-}}precision}}{scaled}", "R-precision" + ("" if mult == 1.0 else f"×{format_number(mult)}")
+    if mult == 1.0:
+        symbolic = r"\mathrm{R\text{-}precision} = \mathrm{Precision@}R = \frac{TP@R}{R}"
+        words = "R-precision = relevant items in the top R / R, where R is the number of relevant items"
+    else:
+        symbolic = rf"{lhs} = \mathrm{{Precision@}}\lfloor {format_number(mult)} R + 0.9 \rfloor"
+        words = f"precision at the rank {format_number(mult)} times R (rounded as trec_eval's Rprec_mult)"
+    if cut == 0:
+        note = _NO_RELEVANT if r == 0 else f"{format_number(mult)} × R rounds to rank 0: the value is defined as 0."
+        return Breakdown(measure=name, value=0.0, lhs=lhs, symbolic=symbolic, symbolic_text=words, plugged=Num(0),
+                         notes=(note,))
+    at_r = explain_precision_at_k(ranking, judgments, cut, relevance_level=relevance_level)
+    return at_r.relabelled(name, lhs, symbolic, words)
 
 
 def r_precision(ranking: Sequence[str], judgments: Mapping[str, int], *,
-                relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> float:
+                relevance_level: int = DEFAULT_RELEVANCE_LEVEL, mult: float = 1.0) -> float:
     """The value of :func:`explain_r_precision`.
 
     >>> r_precision(["a", "b"], {"b": 1, "c": 1, "d": 0})
     0.5
     """
-    return explain_r_precision(ranking, judgments, relevance_level=relevance_level).value
+    return explain_r_precision(ranking, judgments, relevance_level=relevance_level, mult=mult).value
 
 
 def explain_success_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
@@ -189,3 +217,39 @@ def success_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *
     """The value of :func:`explain_success_at_k`."""
     return explain_success_at_k(ranking, judgments, k, relevance_level=relevance_level).value
 
+
+
+# --- kernels: the same values for every query of a JudgedRankings at once ---------------------------
+
+def precision_kernel(rankings: JudgedRankings, k: int, *, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                     denominator: str = "k") -> np.ndarray:
+    """:func:`explain_precision_at_k`'s value for every query (trec_eval ``P_k``).
+
+    >>> r = JudgedRankings.from_lists(["q"], [[0, 1, -1]], [[0, 1, 1]])
+    >>> precision_kernel(r, 2).tolist(), precision_kernel(r, 5, denominator="retrieved").tolist()
+    ([0.5], [0.3333333333333333])
+    """
+    hits = rankings.hits_at(k, relevance_level)
+    if denominator == "k":
+        return hits / k
+    return divide(hits, np.minimum(rankings.num_ret, k))
+
+
+def recall_kernel(rankings: JudgedRankings, k: int, *, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                  denominator: str = "relevant") -> np.ndarray:
+    """:func:`explain_recall_at_k`'s value for every query (trec_eval ``recall_k``; ``relative_P_k`` with ``"min-k-r"``)."""
+    relevant = rankings.num_rel(relevance_level)
+    return divide(rankings.hits_at(k, relevance_level), relevant if denominator == "relevant" else np.minimum(k, relevant))
+
+
+def r_precision_kernel(rankings: JudgedRankings, *, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
+                       mult: float = 1.0) -> np.ndarray:
+    """:func:`explain_r_precision`'s value for every query (trec_eval ``Rprec``, ``Rprec_mult_x``)."""
+    cut = r_cutoff(rankings.num_rel(relevance_level), mult)
+    return divide(rankings.hits_at(cut, relevance_level), cut)
+
+
+def success_kernel(rankings: JudgedRankings, k: int, *,
+                   relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> np.ndarray:
+    """:func:`explain_success_at_k`'s value for every query (trec_eval ``success_k``)."""
+    return (rankings.hits_at(k, relevance_level) > 0).astype(np.float64)

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+from irlab.data.columns import JudgedRankings, divide
 from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level, grade_of, is_relevant
 from irlab.data.rankings import check_cutoff, check_ranking
 from irlab.explain.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
@@ -105,3 +108,20 @@ def mean_reciprocal_rank(queries: RankedQueries, k: int | None = None, *,
                          relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> float:
     """The value of :func:`explain_mean_reciprocal_rank`."""
     return explain_mean_reciprocal_rank(queries, k, relevance_level=relevance_level).value
+
+
+# --- kernel: the same value for every query of a JudgedRankings at once -----------------------------
+
+def reciprocal_rank_kernel(rankings: JudgedRankings, k: int | None = None, *,
+                           relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> np.ndarray:
+    """:func:`explain_reciprocal_rank`'s value for every query (trec_eval ``recip_rank``).
+
+    >>> r = JudgedRankings.from_lists(["q1", "q2"], [[0, -1, 1], [0]], [[0, 1], [0]])
+    >>> reciprocal_rank_kernel(r).tolist(), reciprocal_rank_kernel(r, 2).tolist()
+    ([0.3333333333333333, 0.0], [0.0, 0.0])
+    """
+    relevant = rankings.relevant(relevance_level)
+    if k is not None:
+        relevant = relevant & (rankings.row_rank <= k)
+    first = rankings.first_rank(relevant)
+    return divide(np.ones(len(first)), first)

@@ -1,81 +1,433 @@
-"""Reading trec_eval's text formats: qrels and run (results) files.
+"""Reading trec_eval's text formats, qrels and runs, straight into columns.
 
-* qrels: ``query_id iteration doc_id grade`` per line;
-* run: ``query_id Q0 doc_id rank score tag`` per line (the rank column is ignored: trec_eval
-  ranks by score, ties by doc id descending); anything after the tag is ignored, as trec_eval
-  does. Unlike trec_eval (which reads a bad score as 0), a score that is not a number is an error.
+* qrels: ``query_id iteration doc_id grade`` per line (exactly four fields; the iteration is
+  ignored; a negative grade means "in the pool, not judged");
+* run: ``query_id Q0 doc_id rank score tag`` per line. The rank column is ignored: trec_eval
+  ranks by score, ties by doc id descending. Fields after the tag are ignored, as trec_eval does.
 
-Fields are separated by white space; blank lines and lines starting with ``#`` are skipped.
-A malformed line raises :class:`irlab.errors.ValidationError` naming the line number.
+Fields are separated by white space; blank lines and lines whose first non-blank character is
+``#`` are skipped (trec_eval 10). A file may be gzip-compressed (read transparently).
 
->>> read_qrels_text("q1 0 d1 1\\n# a comment\\nq1 0 d2 0\\n")
-{'q1': {'d1': 1, 'd2': 0}}
->>> read_run_text("q1 Q0 d1 1 0.5 sys\\nq1 Q0 d2 2 0.75 sys\\n")
-{'q1': {'d1': 0.5, 'd2': 0.75}}
->>> read_qrels_text("q1 0 d1 one\\n")
+Unlike trec_eval, which reads a bad score or grade as 0 and takes the last of two lines for the
+same document, every problem is an error naming the file and line: a missing field, a score that
+is not a number, a grade that is not a whole number, a document twice in one query, a file that
+is not text, or one larger than :data:`MAX_FILE_BYTES`.
+
+Speed: a regular file (single spaces, no comments) is parsed by pyarrow's multi-threaded CSV
+reader; anything else, and every error, goes through a line-by-line reader that knows line
+numbers. Both give the same columns.
+
+>>> run = parse_run(b"q1 Q0 d1 1 0.5 sys\\nq1 Q0 d2 2 0.75 sys\\nq1 Q0 d3 3 0.75 sys\\n", "run.txt")
+>>> run.ranking("q1"), run.scores.tolist(), run.runid
+(['d3', 'd2', 'd1'], [0.75, 0.75, 0.5], 'sys')
+>>> parse_run(b"q1 Q0 d1 1 0.5 sys\\nq1 Q0 d1 2 0.2 sys\\n", "run.txt")
 Traceback (most recent call last):
 ...
-irlab.errors.ValidationError: line 1: the grade must be a whole number, got 'one'
+irlab.errors.ValidationError: run.txt:2: document 'd1' appears twice for query 'q1' (lines 1 and 2); trec_eval refuses a run like this too
+>>> parse_qrels(b"q1 0 d1 one\\n", "qrels.txt")
+Traceback (most recent call last):
+...
+irlab.errors.ValidationError: qrels.txt:1: the grade must be a whole number (trec_eval's qrels: query iteration doc grade), got 'one'
 """
 
 from __future__ import annotations
 
+import gzip
 import math
+import re
+import sys
+import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
 
 from irlab.errors import ValidationError
 
+MAX_FILE_BYTES = 1 << 30
+"""The largest qrels or run file read (1 GiB, after decompression): about 25 million run lines."""
 
-def _fields(text: str, count: int, what: str, *, extra_allowed: bool) -> Iterator[tuple[int, list[str]]]:
-    """Numbered lines split into ``count`` fields (comments and blank lines skipped)."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        fields = stripped.split()
-        if len(fields) < count or (len(fields) > count and not extra_allowed):
-            raise ValidationError(f"a {what} line has {count} fields, this one has {len(fields)}", path=f"line {number}")
-        yield number, fields[:count]
+_RUN_FIELDS = "query Q0 doc rank score tag"
+_QRELS_FIELDS = "query iteration doc grade"
+_OTHER_SPACE = (b"\t", b"\r", b"\x0b", b"\x0c")
 
+
+@dataclass(frozen=True)
+class RunTable:
+    """A run file as columns, its rows in trec_eval's rank order.
+
+    Rows are sorted by query id, then score descending, then doc id descending (byte order, as
+    trec_eval's ``strcmp``), so query ``query_ids[i]``'s ranking is rows
+    ``offsets[i]:offsets[i + 1]``. ``runid`` is the tag of the file's last line, the one trec_eval
+    prints as ``runid``.
+    """
+
+    name: str
+    queries: pa.Array
+    docs: pa.Array
+    scores: np.ndarray
+    runid: str
+    query_ids: tuple[str, ...]
+    offsets: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def ranking(self, query: str) -> list[str]:
+        """The doc ids of ``query`` in rank order (empty when the run does not rank it)."""
+        return _group(self, query).to_pylist()
+
+
+@dataclass(frozen=True)
+class QrelsTable:
+    """A qrels file as columns, its rows sorted by query id, then doc id."""
+
+    name: str
+    queries: pa.Array
+    docs: pa.Array
+    grades: np.ndarray
+    query_ids: tuple[str, ...]
+    offsets: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.grades)
+
+    def judgments(self, query: str) -> dict[str, int]:
+        """``{doc_id: grade}`` of ``query`` (empty when it has none)."""
+        docs = _group(self, query).to_pylist()
+        start = int(self.offsets[self.query_ids.index(query)]) if docs else 0
+        return dict(zip(docs, self.grades[start:start + len(docs)].tolist()))
+
+
+def _group(table: RunTable | QrelsTable, query: str) -> pa.Array:
+    """The doc ids of one query's rows."""
+    try:
+        i = table.query_ids.index(query)
+    except ValueError:
+        return pa.array([], pa.string())
+    return table.docs.slice(int(table.offsets[i]), int(table.offsets[i + 1] - table.offsets[i]))
+
+
+def run_table(name: str, queries: pa.Array, docs: pa.Array, scores: np.ndarray, runid: str = "",
+              lines: np.ndarray | None = None) -> RunTable:
+    """A :class:`RunTable` from unsorted columns; a document twice in one query is an error.
+
+    ``lines`` are the rows' line numbers in the file, for the message (default: row + 1).
+
+    >>> t = run_table("r", pa.array(["q", "q", "q"]), pa.array(["a", "c", "b"]), np.array([1.0, 2.0, 2.0]))
+    >>> t.ranking("q"), t.query_ids
+    (['c', 'b', 'a'], ('q',))
+    """
+    import pyarrow.compute as pc
+
+    scores = np.asarray(scores, dtype=np.float64) + 0.0  # -0.0 ties with 0.0, as in C
+    by_doc = pc.sort_indices(pa.table({"q": queries, "d": docs}), sort_keys=[("q", "ascending"), ("d", "descending")])
+    queries, docs, scores = queries.take(by_doc), docs.take(by_doc), scores[by_doc.to_numpy()]
+    query_ids, offsets = _boundaries(queries)
+    _refuse_twice(queries, docs, by_doc, lines, name, "appears twice for query {query!r} (lines {lines}); "
+                  "trec_eval refuses a run like this too")
+    # Arrow's sort is stable, so sorting by score keeps the doc-descending order among equal
+    # scores: trec_eval's tie rule, without comparing strings a second time
+    query_index = np.repeat(np.arange(len(query_ids)), np.diff(offsets))
+    by_score = pc.sort_indices(pa.table({"q": query_index, "s": scores}),
+                               sort_keys=[("q", "ascending"), ("s", "descending")])
+    return RunTable(name, queries.take(by_score), docs.take(by_score), scores[by_score.to_numpy()], runid,
+                    query_ids, offsets)
+
+
+def qrels_table(name: str, queries: pa.Array, docs: pa.Array, grades: np.ndarray,
+                lines: np.ndarray | None = None) -> QrelsTable:
+    """A :class:`QrelsTable` from unsorted columns; a document judged twice for a query is an error."""
+    import pyarrow.compute as pc
+
+    order = pc.sort_indices(pa.table({"q": queries, "d": docs}), sort_keys=[("q", "ascending"), ("d", "ascending")])
+    queries, docs = queries.take(order), docs.take(order)
+    grades = np.asarray(grades, dtype=np.int64)[order.to_numpy()]
+    _refuse_twice(queries, docs, order, lines, name, "is judged twice for query {query!r} (lines {lines})")
+    query_ids, offsets = _boundaries(queries)
+    return QrelsTable(name, queries, docs, grades, query_ids, offsets)
+
+
+def _boundaries(queries: pa.Array) -> tuple[tuple[str, ...], np.ndarray]:
+    """The distinct query ids of sorted rows, and where each one's rows start (plus the end)."""
+    import pyarrow.compute as pc
+
+    n = len(queries)
+    if n == 0:
+        return (), np.zeros(1, dtype=np.int64)
+    changed = np.flatnonzero(~pc.equal(queries[1:], queries[:-1]).to_numpy(zero_copy_only=False)) + 1
+    starts = np.concatenate([[0], changed]).astype(np.int64)
+    return tuple(queries.take(pa.array(starts)).to_pylist()), np.concatenate([starts, [n]])
+
+
+def _refuse_twice(queries: pa.Array, docs: pa.Array, order: pa.Array, lines: np.ndarray | None, name: str,
+                  problem: str) -> None:
+    """Raise when two neighbouring rows (sorted by query, then doc) hold the same pair."""
+    import pyarrow.compute as pc
+
+    if len(docs) < 2:
+        return
+    same = (pc.equal(docs[1:], docs[:-1]).to_numpy(zero_copy_only=False)
+            & pc.equal(queries[1:], queries[:-1]).to_numpy(zero_copy_only=False))
+    if not same.any():
+        return
+    at = int(np.flatnonzero(same)[0])
+    rows = order.to_numpy()[[at, at + 1]]
+    numbers = sorted(int(lines[r]) if lines is not None else int(r) + 1 for r in rows)
+    message = f"document {docs[at].as_py()!r} " + problem.format(query=queries[at].as_py(),
+                                                                 lines=" and ".join(map(str, numbers)))
+    raise ValidationError(message, path=_where(name, numbers[1]))
+
+
+# --- files -------------------------------------------------------------------------------------
+
+def read_bytes(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of ``path`` (``-`` is standard input), decompressed when gzip, at most ``limit``.
+
+    A larger file is refused before it is read into memory, with the reason.
+    """
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        return _checked_size(data, name, limit)
+    path = Path(path)
+    with path.open("rb") as handle:
+        magic = handle.read(2)
+        handle.seek(0)
+        if magic == b"\x1f\x8b":
+            try:
+                with gzip.GzipFile(fileobj=handle) as unzipped:
+                    data = unzipped.read(limit + 1)
+            except (OSError, EOFError, zlib.error) as error:
+                raise ValidationError(f"not a readable gzip file ({error})", path=name) from None
+            return _checked_size(data, name, limit, unpacked=True)
+        size = path.stat().st_size
+        if size > limit:
+            raise ValidationError(f"the file is {_mb(size)}, more than the {_mb(limit)} IR Lab reads", path=name)
+        return handle.read()
+
+
+def _checked_size(data: bytes, name: str, limit: int, *, unpacked: bool = False) -> bytes:
+    if len(data) > limit:
+        what = "unpacks to" if unpacked else "is"
+        raise ValidationError(f"the file {what} more than the {_mb(limit)} IR Lab reads", path=name)
+    return data
+
+
+def _mb(size: int) -> str:
+    return f"{size / 2**20:,.0f} MB" if size >= 2**20 else f"{size:,} bytes"
+
+
+def read_run_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> RunTable:
+    """Read a run file (plain or gzip) into columns."""
+    return parse_run(read_bytes(path, limit=limit), str(path))
+
+
+def read_qrels_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> QrelsTable:
+    """Read a qrels file (plain or gzip) into columns."""
+    return parse_qrels(read_bytes(path, limit=limit), str(path))
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+def parse_run(data: bytes, name: str | None = "run") -> RunTable:
+    """A run file's bytes as columns; see the module for the format and the checks."""
+    _check_text(data, name, "run")
+    table, lines = _fast_table(data, ["query", "q0", "doc", "rank", "score", "tag"], {"score": pa.float64()}), None
+    if table is not None:
+        queries, docs, scores = table["query"], table["doc"], table["score"].to_numpy()
+        if np.isnan(scores).any():
+            table = None  # the line-by-line reader names the line
+    if table is None:
+        queries, docs, scores, lines = _slow_run(data, name)
+    if not len(scores):
+        raise ValidationError("the file has no run lines (query Q0 doc rank score tag)", path=name)
+    return run_table(name, queries, docs, scores, _last_tag(data), lines)
+
+
+def parse_qrels(data: bytes, name: str | None = "qrels") -> QrelsTable:
+    """A qrels file's bytes as columns; see the module for the format and the checks."""
+    _check_text(data, name, "qrels")
+    table, lines = _fast_table(data, ["query", "iteration", "doc", "grade"], {"grade": pa.int64()}), None
+    if table is not None:
+        queries, docs, grades = table["query"], table["doc"], table["grade"].to_numpy()
+    else:
+        queries, docs, grades, lines = _slow_qrels(data, name)
+    if not len(grades):
+        raise ValidationError("the file has no qrels lines (query iteration doc grade)", path=name)
+    return qrels_table(name, queries, docs, grades, lines)
+
+
+def _where(name: str | None, line: int) -> str:
+    """``file:line``, or ``line N`` for text that is not a file."""
+    return f"line {line}" if name is None else f"{name}:{line}"
+
+
+def _check_text(data: bytes, name: str, what: str) -> None:
+    if not data.strip():
+        raise ValidationError(f"the file is empty; a {what} file has lines of "
+                              f"'{_RUN_FIELDS if what == 'run' else _QRELS_FIELDS}'", path=name)
+    if b"\x00" in data:
+        raise ValidationError(f"this is not a text file (it holds NUL bytes), so not a {what} file", path=name)
+
+
+def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) -> dict[str, pa.Array] | None:
+    """pyarrow's CSV reader on a regular file, or None when the file is irregular or does not parse."""
+    import pyarrow.csv as csv  # imported here: the line reader and the dict API do not need it
+
+    if not _regular(data, len(columns)):
+        return None
+    wanted = [c for c in columns if c in ("query", "doc") or c in types]
+    try:
+        table = csv.read_csv(
+            pa.BufferReader(data),
+            read_options=csv.ReadOptions(column_names=columns, block_size=1 << 24),
+            parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
+            convert_options=csv.ConvertOptions(include_columns=wanted, strings_can_be_null=False,
+                                               quoted_strings_can_be_null=False, null_values=[],
+                                               column_types={"query": pa.string(), "doc": pa.string(), **types}))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    if any(table[c].null_count for c in wanted):
+        return None
+    table = table.combine_chunks()
+    return {c: table[c].chunk(0) if table[c].num_chunks else pa.array([], table[c].type) for c in wanted}
+
+
+def _regular(data: bytes, fields: int) -> bool:
+    """Whether every line is ``fields`` fields joined by single spaces, with no comment line.
+
+    Cheap whole-buffer tests (byte counts and searches run at memory speed): exactly
+    ``fields - 1`` spaces per line, no two spaces together, no other white space, no ``#`` at
+    the start of a line. pyarrow then rejects any line with the wrong number of fields.
+    """
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    if data.count(b" ") != (fields - 1) * lines or b"  " in data or any(c in data for c in _OTHER_SPACE):
+        return False
+    return b"#" not in data or not (data.startswith(b"#") or b"\n#" in data)
+
+
+def _lines(data: bytes, name: str) -> Iterator[tuple[int, list[str]]]:
+    """Numbered data lines split into fields (blank and comment lines skipped)."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValidationError("the line is not UTF-8 text", path=_where(name, number)) from None
+        fields = line.split()
+        if fields and not fields[0].startswith("#"):
+            yield number, fields
+
+
+def _slow_run(data: bytes, name: str) -> tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]:
+    queries, docs, scores, lines = [], [], [], []
+    for number, fields in _lines(data, name):
+        if len(fields) < 6:
+            raise ValidationError(f"a run line has 6 fields ({_RUN_FIELDS}), this one has {len(fields)}",
+                                  path=_where(name, number))
+        try:
+            score = float(fields[4])
+        except ValueError:
+            score = math.nan
+        if math.isnan(score):
+            raise ValidationError(f"the score (5th field) must be a number, got {fields[4]!r}", path=_where(name, number))
+        queries.append(fields[0])
+        docs.append(fields[2])
+        scores.append(score)
+        lines.append(number)
+    return (pa.array(queries, pa.string()), pa.array(docs, pa.string()), np.array(scores, dtype=np.float64),
+            np.array(lines, dtype=np.int64))
+
+
+def _slow_qrels(data: bytes, name: str) -> tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]:
+    queries, docs, grades, lines = [], [], [], []
+    for number, fields in _lines(data, name):
+        if len(fields) != 4:
+            raise ValidationError(f"a qrels line has 4 fields ({_QRELS_FIELDS}), this one has {len(fields)}",
+                                  path=_where(name, number))
+        grade = _whole_number(fields[3])
+        if grade is None:
+            raise ValidationError(f"the grade must be a whole number (trec_eval's qrels: {_QRELS_FIELDS}), "
+                                  f"got {fields[3]!r}", path=_where(name, number))
+        queries.append(fields[0])
+        docs.append(fields[2])
+        grades.append(grade)
+        lines.append(number)
+    return (pa.array(queries, pa.string()), pa.array(docs, pa.string()), np.array(grades, dtype=np.int64),
+            np.array(lines, dtype=np.int64))
+
+
+def _whole_number(text: str) -> int | None:
+    """``text`` as an int when it is a whole number (``2``, ``-1``, ``2.0``), else None."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        return int(value) if value.is_integer() else None
+
+
+_LAST_LINE = re.compile(rb"[^\n]*\S[^\n]*\n?\Z")
+
+
+def _last_tag(data: bytes) -> str:
+    """The tag (6th field) of the last data line: what trec_eval prints as ``runid``."""
+    for raw in reversed(data.rstrip().split(b"\n")[-64:] if len(data) < 1 << 16 else _tail_lines(data)):
+        fields = raw.split()
+        if len(fields) >= 6 and not fields[0].startswith(b"#"):
+            return fields[5].decode("utf-8", "replace")
+    return ""
+
+
+def _tail_lines(data: bytes) -> list[bytes]:
+    return data[-(1 << 16):].rstrip().split(b"\n")[1:]
+
+
+# --- the dict form (small inputs, tests, exercises) ----------------------------------------------
 
 def read_qrels_text(text: str) -> dict[str, dict[str, int]]:
-    """Parse qrels text into ``{query_id: {doc_id: grade}}``; a doc judged twice is an error."""
-    qrels: dict[str, dict[str, int]] = {}
-    for number, (query, _iteration, doc, grade) in _fields(text, 4, "qrels", extra_allowed=False):
-        try:
-            value = int(grade)
-        except ValueError:
-            raise ValidationError(f"the grade must be a whole number, got {grade!r}", path=f"line {number}") from None
-        docs = qrels.setdefault(query, {})
-        if doc in docs:
-            raise ValidationError(f"document {doc!r} is judged twice for query {query!r}", path=f"line {number}")
-        docs[doc] = value
-    return qrels
+    """Parse qrels text into ``{query_id: {doc_id: grade}}``; a doc judged twice is an error.
+
+    >>> read_qrels_text("q1 0 d1 1\\n# a comment\\nq1 0 d2 0\\n")
+    {'q1': {'d1': 1, 'd2': 0}}
+    """
+    return qrels_dict(parse_qrels(text.encode("utf-8"), None))
 
 
 def read_run_text(text: str) -> dict[str, dict[str, float]]:
-    """Parse run text into ``{query_id: {doc_id: score}}``; a doc listed twice is an error."""
-    run: dict[str, dict[str, float]] = {}
-    for number, (query, _q0, doc, _rank, score, _tag) in _fields(text, 6, "run", extra_allowed=True):
-        try:
-            value = float(score)
-        except ValueError:
-            value = math.nan
-        if math.isnan(value):
-            raise ValidationError(f"the score must be a number, got {score!r}", path=f"line {number}")
-        docs = run.setdefault(query, {})
-        if doc in docs:
-            raise ValidationError(f"document {doc!r} appears twice for query {query!r}", path=f"line {number}")
-        docs[doc] = value
-    return run
+    """Parse run text into ``{query_id: {doc_id: score}}``; a doc listed twice is an error.
+
+    >>> read_run_text("q1 Q0 d1 1 0.5 sys\\nq1 Q0 d2 2 0.75 sys\\n")
+    {'q1': {'d2': 0.75, 'd1': 0.5}}
+    """
+    return run_dict(parse_run(text.encode("utf-8"), None))
 
 
 def read_qrels(path: str | Path) -> dict[str, dict[str, int]]:
-    """Read a qrels file (see :func:`read_qrels_text`)."""
-    return read_qrels_text(Path(path).read_text(encoding="utf-8"))
+    """Read a qrels file into ``{query_id: {doc_id: grade}}`` (see :func:`read_qrels_text`)."""
+    return qrels_dict(read_qrels_file(path))
 
 
 def read_run(path: str | Path) -> dict[str, dict[str, float]]:
-    """Read a run file (see :func:`read_run_text`)."""
-    return read_run_text(Path(path).read_text(encoding="utf-8"))
+    """Read a run file into ``{query_id: {doc_id: score}}`` (see :func:`read_run_text`)."""
+    return run_dict(read_run_file(path))
+
+
+def qrels_dict(table: QrelsTable) -> dict[str, dict[str, int]]:
+    """A qrels table as ``{query_id: {doc_id: grade}}``."""
+    out: dict[str, dict[str, int]] = {}
+    for query, doc, grade in zip(table.queries.to_pylist(), table.docs.to_pylist(), table.grades.tolist()):
+        out.setdefault(query, {})[doc] = grade
+    return out
+
+
+def run_dict(table: RunTable) -> dict[str, dict[str, float]]:
+    """A run table as ``{query_id: {doc_id: score}}``."""
+    out: dict[str, dict[str, float]] = {}
+    for query, doc, score in zip(table.queries.to_pylist(), table.docs.to_pylist(), table.scores.tolist()):
+        out.setdefault(query, {})[doc] = score
+    return out
