@@ -42,8 +42,8 @@ from irlab.data.judgments import check_relevance_level
 from irlab.data.rankings import check_cutoff
 from irlab.errors import ValidationError
 from irlab.explain.breakdown import Breakdown
-from irlab.metrics import average_precision, bpref, counts, dcg, infap, interpolated, judged, precision_recall
-from irlab.metrics import reciprocal_rank, set_measures
+from irlab.metrics import (average_precision, bpref, counts, dcg, gain_averages, infap, interpolated, judged,
+                           precision_recall, rbp, reciprocal_rank, set_measures)
 from irlab.metrics.conventions import CONVENTIONS, check_variant
 
 # --- declarations ---------------------------------------------------------------------------------
@@ -90,21 +90,24 @@ class TrecName:
 
     ``cutoffs``: trec_eval's default cutoffs when the name has them (``P``: 5, 10, ..., 1000);
     ``param``: the option its parameter string sets instead (``ndcg.1=3,2=9`` sets ``gain``);
-    ``options``: options the name fixes (``relative_P`` is R with ``denominator='min-k-r'``);
-    ``summary``: how trec_eval prints the ``all`` line (mean, sum, queries, gmean, none, runid).
+    ``options``: options the name fixes (``relative_P`` is R with ``denominator='min-k-r'``).
     """
 
     name: str
     cutoffs: tuple = ()
     param: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
-    summary: str = "mean"
-    per_query: bool = True
 
 
 @dataclass(frozen=True)
 class Family:
-    """A measure family: names, cutoff, parameters, label, help, definition and kernel."""
+    """A measure family: names, cutoff, parameters, label, help, definition and kernel.
+
+    ``summary`` is how trec_eval's ``all`` line sums it up over queries: ``mean``; ``gmean`` (the
+    geometric mean, each value at least 0.00001); ``sum`` (the counts); ``queries`` (how many);
+    ``none`` (printed per query only). ``per_query`` is False for what trec_eval prints in the
+    summary only.
+    """
 
     name: str
     label: str
@@ -117,6 +120,8 @@ class Family:
     aliases: tuple[str, ...] = ()
     trec: tuple[TrecName, ...] = ()
     kind: str = "float"  # "float", "int" or "text"
+    summary: str = "mean"
+    per_query: bool = True
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -174,23 +179,28 @@ _DISCOUNT = Param("discount", "log2", "rank discount: log2(k + 1), or Järvelin�
                   topic="discount")
 _IDEAL = Param("ideal", "judged", "what IDCG sorts: every judged document, or the retrieved ones only", topic="ideal")
 _GAIN_PARAMS = (_GAIN, _GAINS, _DCG, _DISCOUNT)
+_LEVEL_GAINS = Param("gains", None, "a gain per grade, e.g. {1: 3.5, 2: 9} (trec_eval G.1=3.5,2=9)", check=dcg.check_gain)
+_PERSISTENCE = Param("p", rbp.PERSISTENCE, "persistence: the chance of reading on to the next document",
+                     check=rbp.check_persistence, ir_measures=True)
 
 _RANK_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _DISCOUNT_ALIASES = {"jk": "jarvelin-kekalainen"}
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("runid", "Run id", "the run's tag (the last line's 6th field)", counts.explain_num_q, counts.num_q_kernel,
-           trec=(TrecName("runid", summary="runid", per_query=False),), kind="text"),
+           trec=(TrecName("runid"),), kind="text",
+           summary="runid", per_query=False),
     Family("NumQ", "Queries", "the number of queries evaluated", counts.explain_num_q, counts.num_q_kernel,
-           aliases=("num_q",), trec=(TrecName("num_q", summary="queries", per_query=False),), kind="int"),
+           aliases=("num_q",), trec=(TrecName("num_q"),), kind="int", summary="queries",
+           per_query=False),
     Family("NumRet", "Retrieved", "documents retrieved (summed over queries)", counts.explain_num_ret,
-           counts.num_ret_kernel, aliases=("num_ret",), trec=(TrecName("num_ret", summary="sum"),), kind="int"),
+           counts.num_ret_kernel, aliases=("num_ret",), trec=(TrecName("num_ret"),), summary="sum", kind="int"),
     Family("NumRel", "Relevant", "relevant documents judged, R (summed over queries)", counts.explain_num_rel,
-           counts.num_rel_kernel, params=(REL,), aliases=("num_rel",), trec=(TrecName("num_rel", summary="sum"),),
+           counts.num_rel_kernel, params=(REL,), aliases=("num_rel",), trec=(TrecName("num_rel"),), summary="sum",
            kind="int"),
     Family("NumRelRet", "Relevant retrieved", "relevant documents retrieved (summed over queries)",
            counts.explain_num_rel_ret, counts.num_rel_ret_kernel, params=(REL,), aliases=("num_rel_ret",),
-           trec=(TrecName("num_rel_ret", summary="sum"),), kind="int"),
+           trec=(TrecName("num_rel_ret"),), summary="sum", kind="int"),
     Family("AP", "Average precision (AP; its mean is MAP)", "average precision",
            average_precision.explain_average_precision, average_precision.average_precision_kernel,
            cutoff="optional", params=(REL, Param("denominator", "relevant", "what AP divides by",
@@ -198,7 +208,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            aliases=("map", "ap"), trec=(TrecName("map"), TrecName("map_cut", cutoffs=_RANK_CUTS))),
     Family("GMAP", "Geometric mean AP", "AP averaged with the geometric mean over queries",
            average_precision.explain_average_precision, average_precision.average_precision_kernel,
-           params=(REL,), aliases=("gm_map",), trec=(TrecName("gm_map", summary="gmean", per_query=False),)),
+           params=(REL,), aliases=("gm_map",), trec=(TrecName("gm_map"),), summary="gmean",
+           per_query=False),
     Family("Rprec", "R-precision", "R-precision", precision_recall.explain_r_precision,
            precision_recall.r_precision_kernel,
            params=(REL, Param("mult", 1.0, "look at rank mult × R instead of R (trec_eval Rprec_mult)",
@@ -221,7 +232,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("relstring", "Grades of the top N", "the grades of the top N documents as characters",
            judged.explain_relstring, judged.relstring_kernel,
            params=(Param("length", 10, "how many ranks to show", check=_length),),
-           trec=(TrecName("relstring", param="length", summary="none"),), kind="text"),
+           trec=(TrecName("relstring", param="length"),), kind="text", summary="none"),
     Family("R", "Recall@K", "Recall@k", precision_recall.explain_recall_at_k, precision_recall.recall_kernel,
            cutoff="required",
            params=(REL, Param("denominator", "relevant", "what R@K divides by", topic="recall_denominator")),
@@ -232,7 +243,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            params=(REL,), aliases=("infap",), trec=(TrecName("infAP"),)),
     Family("GMBpref", "Geometric mean bpref", "bpref averaged with the geometric mean over queries",
            bpref.explain_bpref, bpref.bpref_kernel, params=(REL,), aliases=("gm_bpref",),
-           trec=(TrecName("gm_bpref", summary="gmean", per_query=False),)),
+           trec=(TrecName("gm_bpref"),), summary="gmean", per_query=False),
     Family("utility", "Utility", "p1·TP + p2·FP + p3·FN + p4·TN of the retrieved set",
            set_measures.explain_utility, set_measures.utility_kernel,
            params=(REL, Param("coefficients", set_measures.UTILITY, "p1, p2, p3, p4",
@@ -244,9 +255,20 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            interpolated.explain_eleven_point, interpolated.eleven_point_kernel,
            params=(REL, Param("levels", interpolated.ELEVEN_POINTS, "the recall levels", check=_levels)),
            aliases=("11pt_avg",), trec=(TrecName("11pt_avg", param="levels"),)),
+    Family("binG", "Binary G", "relevant documents discounted by the non-relevant ones above (experimental)",
+           gain_averages.explain_bin_g, gain_averages.bin_g_kernel, params=(REL,), aliases=("bing",),
+           trec=(TrecName("binG"),)),
+    Family("G", "G (normalised gain)", "gain discounted by how far the ranking falls behind the ideal (experimental)",
+           gain_averages.explain_g, gain_averages.g_kernel, params=(_LEVEL_GAINS,), trec=(TrecName("G", param="gains"),)),
     Family("nDCG", "nDCG (normalised DCG)", "normalised discounted cumulative gain", dcg.explain_ndcg_at_k,
            dcg.ndcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL), aliases=("ndcg",),
            trec=(TrecName("ndcg", param="gains"), TrecName("ndcg_cut", cutoffs=_RANK_CUTS))),
+    Family("nDCGrel", "nDCG at relevant documents", "nDCG averaged at each relevant document (experimental)",
+           gain_averages.explain_ndcg_rel, gain_averages.ndcg_rel_kernel, params=(_LEVEL_GAINS,),
+           aliases=("ndcg_rel",), trec=(TrecName("ndcg_rel", param="gains"),)),
+    Family("RnDCG", "nDCG at the R levels", "nDCG averaged where the ideal gain changes (experimental)",
+           gain_averages.explain_rndcg, gain_averages.rndcg_kernel, params=(REL, _LEVEL_GAINS),
+           aliases=("rndcg",), trec=(TrecName("Rndcg", param="gains"),)),
     Family("Success", "Success@K (a hit in the top K)", "success (hit) at k", precision_recall.explain_success_at_k,
            precision_recall.success_kernel, cutoff="required", params=(REL,), aliases=("success",),
            trec=(TrecName("success", cutoffs=(1, 5, 10)),)),
@@ -265,7 +287,13 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            aliases=("set_f",), trec=(TrecName("set_F", param="beta"),)),
     Family("NumNonRelJudgedRet", "Judged non-relevant retrieved", "judged non-relevant documents retrieved",
            counts.explain_num_nonrel_judged_ret, counts.num_nonrel_judged_ret_kernel, params=(REL,),
-           aliases=("num_nonrel_judged_ret",), trec=(TrecName("num_nonrel_judged_ret", summary="sum"),), kind="int"),
+           aliases=("num_nonrel_judged_ret",), trec=(TrecName("num_nonrel_judged_ret"),), summary="sum", kind="int"),
+    Family("RBP", "Rank-biased precision", "the expected gain per document read at persistence p",
+           rbp.explain_rbp, rbp.rbp_kernel, params=(_PERSISTENCE, _LEVEL_GAINS),
+           aliases=("rbp",), trec=(TrecName("rbp", param="pairs"),)),
+    Family("RBPresid", "RBP residual", "how much RBP could still rise from unjudged documents",
+           rbp.explain_rbp_residual, rbp.rbp_residual_kernel, params=(_PERSISTENCE,), aliases=("rbp_resid",),
+           trec=(TrecName("rbp_resid", param="pairs"),)),
     Family("Unjudged", "Unjudged@K", "the share of the top K without a judgment", judged.explain_unjudged_at_k,
            judged.unjudged_kernel, cutoff="required", aliases=("unj",), trec=(TrecName("unj", cutoffs=(5, 10, 20)),)),
     Family("CG", "CG (cumulative gain)", "cumulative gain", dcg.explain_cg_at_k, dcg.cg_kernel, cutoff="optional",
@@ -434,7 +462,7 @@ def parse_measure(text: str | Measure) -> Measure:
     >>> parse_measure("NDKG@5")
     Traceback (most recent call last):
     ...
-    irlab.errors.ValidationError: unknown measure 'NDKG@5'; valid measures: P@k, R@k, RR, RR@k, AP, AP@k, nDCG, nDCG@k, Rprec, Success@k, CG, CG@k, DCG, DCG@k, IDCG, IDCG@k, NumQ, NumRet, NumRel, NumRelRet, GMAP, Bpref, IPrec@r, relstring, infAP, GMBpref, utility, 11pt, SetP, SetRelP, SetR, SetAP, SetF, NumNonRelJudgedRet, Unjudged@k
+    irlab.errors.ValidationError: unknown measure 'NDKG@5'; valid measures: P@k, R@k, RR, RR@k, AP, AP@k, nDCG, nDCG@k, Rprec, Success@k, CG, CG@k, DCG, DCG@k, IDCG, IDCG@k, NumQ, NumRet, NumRel, NumRelRet, GMAP, Bpref, IPrec@r, relstring, infAP, GMBpref, utility, 11pt, binG, G, nDCGrel, RnDCG, SetP, SetRelP, SetR, SetAP, SetF, NumNonRelJudgedRet, RBP, RBPresid, Unjudged@k
     """
     if isinstance(text, Measure):
         return text
@@ -543,10 +571,43 @@ def parse_trec_measures(argument: str) -> list[Measure]:
     name, _, params = argument.partition(".")
     if name in TREC_NICKNAMES and not params:
         return [m for trec_name in TREC_NICKNAMES[name] if trec_name in _TREC_NAMES
-                for m in _trec_measures(trec_name, "")]
+                for m in _trec_measures(trec_name, None)]
     if name in _TREC_NAMES:
         return _trec_measures(name, params if "." in argument else None)
     return [parse_measure(argument)]
+
+
+def trec_measure_set(arguments: Sequence[str]) -> list[Measure]:
+    """The measures of all of trec_eval's ``-m`` arguments together, as trec_eval combines them.
+
+    A trec_eval measure is computed once: named bare or through a set (``all_trec``), it takes
+    the parameters of the first ``-m name.params`` given for it, wherever that argument stands.
+    Other names (``nDCG@10``) are added as they are; duplicates are dropped.
+
+    >>> [m.trec_name for m in trec_measure_set(["P", "P.5", "P.10", "recip_rank"])]
+    ['P_5', 'recip_rank']
+    """
+    marked: list[str] = []
+    params: dict[str, str] = {}
+    others: list[Measure] = []
+    for argument in arguments:
+        name, dot, given = argument.partition(".")
+        if name in TREC_NICKNAMES and not dot:
+            marked.extend(n for n in TREC_NICKNAMES[name] if n in _TREC_NAMES)
+        elif name in _TREC_NAMES:
+            marked.append(name)
+            if dot:
+                _trec_measures(name, given)  # check it now, whether or not it is the one used
+                params.setdefault(name, given)
+        else:
+            others.append(parse_measure(argument))
+    measures = {}
+    for name in dict.fromkeys(marked):
+        for measure in _trec_measures(name, params.get(name)):
+            measures.setdefault(measure.trec_name, measure)
+    for measure in others:
+        measures.setdefault(measure.trec_name, measure)
+    return list(measures.values())
 
 
 def _trec_measures(name: str, params: str | None) -> list[Measure]:
@@ -565,8 +626,7 @@ def _trec_measures(name: str, params: str | None) -> list[Measure]:
         return [Measure(family.name, None, dict(trec.options), trec_label=name)]
     if not trec.param:
         raise ValidationError(f"{where}: trec_eval's {name} takes no parameters")
-    value = _trec_param(trec.param, params, family, where)
-    return [Measure(family.name, None, {**trec.options, family.param(trec.param).keyword: value},
+    return [Measure(family.name, None, {**trec.options, **_trec_param(trec.param, params, family, where)},
                     trec_label=f"{name}_{params}")]
 
 
@@ -577,9 +637,9 @@ def _trec_numbers(params: str, family: Family, trec: TrecName, where: str) -> li
         try:
             if family.cutoff_kind == "recall" or trec.param:
                 values.append(float(part))
-            else:
-                values.append(int(part))
-        except ValueError:
+            else:  # C's atol, as trec_eval: the leading whole number ("23.4" is 23)
+                values.append(int(re.match(r"\s*[+-]?\d+", part).group()))
+        except (ValueError, AttributeError):
             values.append(math.nan)
     whole = family.cutoff_kind == "rank" and not trec.param
     if (any(isinstance(v, float) and math.isnan(v) for v in values) or len(set(values)) != len(values)
@@ -595,24 +655,32 @@ def _trec_numbers(params: str, family: Family, trec: TrecName, where: str) -> li
     return sorted(values)
 
 
-def _trec_param(param: str, params: str, family: Family, where: str) -> Any:
-    """trec_eval's parameter strings: gain pairs, a list of floats, a length, a beta."""
+def _trec_param(param: str, params: str, family: Family, where: str) -> dict[str, Any]:
+    """The options a trec_eval parameter string sets: gain pairs, name=value pairs, numbers, a length."""
     try:
-        if param == "gains":
-            pairs = dict(pair.split("=", 1) for pair in params.split(","))
-            return family.param("gains").checked({int(level): float(gain) for level, gain in pairs.items()})
+        if param in ("gains", "pairs"):
+            pairs = [pair.split("=", 1) for pair in params.split(",")]
+            if any(len(pair) != 2 for pair in pairs):
+                raise ValueError
+            named = {key: float(value) for key, value in pairs if not key.lstrip("+-").isdigit()}
+            gains = {int(key): float(value) for key, value in pairs if key.lstrip("+-").isdigit()}
+            if set(named) - ({"p"} if param == "pairs" else set()):
+                raise ValueError
+            options = {"p": family.param("p").checked(named["p"])} if "p" in named else {}
+            if gains:
+                options[family.param("gains").keyword] = family.param("gains").checked(gains)
+            return options
         numbers = [float(part) for part in params.split(",")]
-    except ValueError:
+    except (ValueError, KeyError):
         raise ValidationError(f"{where}: cannot read the parameters {params!r}") from None
-    if param == "levels":
-        return family.param(param).checked(numbers)
-    if param == "coefficients":
-        return family.param(param).checked(numbers)
+    keyword = family.param(param).keyword
+    if param in ("levels", "coefficients"):
+        return {keyword: family.param(param).checked(numbers)}
     if len(numbers) != 1:
         raise ValidationError(f"{where}: takes one number, got {params!r}")
     if param == "length":
-        return family.param(param).checked(int(numbers[0]))
-    return family.param(param).checked(numbers[0])
+        return {keyword: family.param(param).checked(int(numbers[0]))}
+    return {keyword: family.param(param).checked(numbers[0])}
 
 
 def trec_base(measure: Measure) -> str | None:

@@ -50,11 +50,6 @@ Run = Mapping[str, Mapping[str, float] | Sequence[str]]
 MIN_GEO_MEAN = 0.00001
 """trec_eval's floor for the geometric mean (``gm_map``): a query's value counts at least this."""
 
-SUMMARIES = {"GMAP": "gmean", "GMBpref": "gmean", "NumQ": "queries", "NumRet": "sum", "NumRel": "sum",
-             "NumRelRet": "sum", "NumNonRelJudgedRet": "sum", "relstring": "none", "runid": "runid"}
-"""How trec_eval summarises a family over queries when it does not take the mean."""
-
-
 @dataclass(frozen=True)
 class Evaluation:
     """Every measure's value per query and over all queries, for one run (what the CLI prints).
@@ -96,7 +91,7 @@ def summarise(measure: Measure, values: np.ndarray | list[str], judged: JudgedRu
     The mean adds the queries one by one in trec_eval's order (``np.cumsum`` is sequential), so
     its last digit is trec_eval's.
     """
-    kind = SUMMARIES.get(measure.family, "mean")
+    kind = measure.definition.summary
     n = len(judged.queries)
     if kind == "none":
         return None
