@@ -81,6 +81,8 @@ def measures_of(arguments: list[str] | None, collection: int = 0) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate each run and print the tables."""
+    import pyarrow as pa
+
     from irlab.cli.common import CliError
     from irlab.runs.evaluate import evaluate_tables
     from irlab.runs.report import csv_text, json_text, trec_text
@@ -93,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     if args.runs.count("-") > 1:
         raise CliError("only one run can come from standard input ('-')")
     limit = args.max_size << 20
+    # the C library's allocator gives memory back as columns are freed (Arrow's own pools keep it)
+    pa.set_memory_pool(pa.system_memory_pool())
     measures = measures_of(args.measures, args.collection)
     qrels = read_qrels_file(args.qrels, limit=limit)
     evaluations = [evaluate_tables(qrels, read_run_file(path, limit=limit), measures, relevance_level=args.level,

@@ -47,8 +47,8 @@ document that is in no pool; explaining such a query on ``[NOT_RANKED]`` reprodu
 A TREC doc id never holds a space, so this one never collides with a real document.
 """
 
-_PAD_BUDGET = 1 << 22
-"""Cells per padded block in :func:`segment_prefix` (32 MB of float64)."""
+_PAD_BUDGET = 1 << 19
+"""Cells per padded block in :func:`segment_prefix` (4 MB of float64)."""
 
 
 class JudgedRankings:
@@ -114,12 +114,14 @@ class JudgedRankings:
     @cached_property
     def row_query(self) -> np.ndarray:
         """The query index of every row."""
-        return np.repeat(np.arange(len(self), dtype=np.int64), self.lengths)
+        return np.repeat(np.arange(len(self), dtype=np.int32), self.lengths)
 
     @cached_property
     def row_rank(self) -> np.ndarray:
         """The 1-based rank of every row within its query."""
-        return np.arange(len(self.grades), dtype=np.int64) - self.offsets[self.row_query] + 1
+        ranks = np.arange(1, len(self.grades) + 1, dtype=np.int32)
+        ranks -= np.repeat(self.offsets[:-1].astype(np.int32), self.lengths)
+        return ranks
 
     # --- counts -----------------------------------------------------------------------------
 
@@ -133,23 +135,30 @@ class JudgedRankings:
 
     def relevant(self, level: int) -> np.ndarray:
         """Whether each row is relevant (grade >= ``level``; the codes never are)."""
-        return self.grades >= max(level, 0)
+        return self.cached(("relevant", level), lambda: self.grades >= max(level, 0))
 
-    def cumulative(self, mask: np.ndarray) -> np.ndarray:
+    def cumulative(self, mask: np.ndarray, key: tuple | None = None) -> np.ndarray:
         """For every row, how many rows of its query up to and including it are in ``mask`` (int64)."""
-        counts = np.cumsum(mask, dtype=np.int64)
-        before = np.concatenate([[0], counts])[self.offsets[:-1]]
-        return counts - before[self.row_query]
+        def compute() -> np.ndarray:
+            counts = np.cumsum(mask, dtype=np.int32)
+            counts -= np.repeat(np.concatenate([[0], counts])[self.offsets[:-1]], self.lengths)
+            return counts
+        return compute() if key is None else self.cached(("cumulative", *key), compute)
 
-    def count_at(self, mask: np.ndarray, k: int | np.ndarray | None) -> np.ndarray:
-        """Rows in ``mask`` among each query's top ``k`` (``None``: the whole ranking; an array: one k per query)."""
-        counts = np.concatenate([[0], np.cumsum(mask, dtype=np.int64)])
+    def count_at(self, mask: np.ndarray, k: int | np.ndarray | None, key: tuple | None = None) -> np.ndarray:
+        """Rows in ``mask`` among each query's top ``k`` (``None``: the whole ranking; an array: one k per query).
+
+        ``key`` names the mask, so its running count is computed once for these rankings.
+        """
+        def running() -> np.ndarray:
+            return np.concatenate([[0], np.cumsum(mask, dtype=np.int64)])
+        counts = running() if key is None else self.cached(("running count", *key), running)
         ends = self.offsets[1:] if k is None else np.minimum(self.offsets[:-1] + k, self.offsets[1:])
         return counts[ends] - counts[self.offsets[:-1]]
 
     def hits_at(self, k: int | np.ndarray | None, level: int) -> np.ndarray:
         """Relevant documents in each query's top ``k``."""
-        return self.count_at(self.relevant(level), k)
+        return self.count_at(self.relevant(level), k, key=("relevant", level))
 
     def num_rel_ret(self, level: int) -> np.ndarray:
         """Relevant documents retrieved, per query."""
@@ -215,15 +224,14 @@ def segment_prefix(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     i = 0
     while i < len(order):
         width = int(lengths[order[i]])
-        rows = max(1, _PAD_BUDGET // max(width, 1))
-        block = order[i:i + rows]
-        columns = np.arange(width)
-        index = starts[block][:, None] + columns[None, :]
-        inside = columns[None, :] < lengths[block][:, None]
-        padded = np.where(inside, values[np.where(inside, index, 0)], 0.0)
+        block = order[i:i + max(1, _PAD_BUDGET // max(width, 1))]
+        padded = np.zeros((len(block), width))
+        inside = np.arange(width)[None, :] < lengths[block][:, None]
+        index = np.repeat(starts[block], lengths[block]) + (np.flatnonzero(inside) % width)
+        padded[inside] = values[index]
         np.cumsum(padded, axis=1, out=padded)
-        out[index[inside]] = padded[inside]
-        i += rows
+        out[index] = padded[inside]
+        i += len(block)
     return out
 
 

@@ -150,7 +150,7 @@ def precision_terms(rankings: JudgedRankings, relevance_level: int) -> np.ndarra
     """
     def compute() -> np.ndarray:
         relevant = rankings.relevant(relevance_level)
-        hits = rankings.cumulative(relevant)
+        hits = rankings.cumulative(relevant, key=("relevant", relevance_level))
         return rankings.prefix(np.where(relevant, hits / rankings.row_rank, 0.0))
     return rankings.cached(("precision_terms", relevance_level), compute)
 

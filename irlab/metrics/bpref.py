@@ -103,12 +103,13 @@ def bpref_kernel(rankings: JudgedRankings, *, relevance_level: int = DEFAULT_REL
     [0.5]
     """
     grades = rankings.grades
-    nonrel = (grades >= 0) & (grades < relevance_level)
     relevant = rankings.relevant(relevance_level)
     r = rankings.num_rel(relevance_level)
     n = rankings.num_judged_below(relevance_level)
-    above = rankings.cumulative(nonrel)
-    r_row, n_row = r[rankings.row_query], n[rankings.row_query]
-    share = np.minimum(above, r_row) / np.maximum(np.minimum(n_row, r_row), 1)
-    terms = np.where(relevant, np.where(above > 0, 1.0 - share, 1.0), 0.0)
+    rows = np.flatnonzero(relevant)  # only relevant rows add a term: work on those alone
+    above = rankings.cumulative((grades >= 0) & (grades < relevance_level))[rows]
+    query = rankings.row_query[rows]
+    share = np.minimum(above, r[query]) / np.maximum(np.minimum(n, r)[query], 1)
+    terms = np.zeros(len(grades))
+    terms[rows] = np.where(above > 0, 1.0 - share, 1.0)
     return divide(rankings.prefix_at(rankings.prefix(terms), None), r)

@@ -318,7 +318,7 @@ def bin_g(ranking: Sequence[str], judgments: Mapping[str, int], *,
 def bin_g_kernel(rankings: JudgedRankings, *, relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> np.ndarray:
     """:func:`explain_bin_g`'s value for every query (trec_eval ``binG``)."""
     relevant = rankings.relevant(relevance_level)
-    above = rankings.row_rank - rankings.cumulative(relevant)
+    above = rankings.row_rank - rankings.cumulative(relevant, key=("relevant", relevance_level))
     log2 = log2_table(int(above.max(initial=0)) + 3)
     terms = np.where(relevant, 1.0 / log2[np.where(relevant, above + 2, 2)], 0.0)
     return divide(rankings.prefix_at(rankings.prefix(terms), None), rankings.num_rel(relevance_level))

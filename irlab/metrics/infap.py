@@ -110,7 +110,7 @@ def infap_kernel(rankings: JudgedRankings, *, relevance_level: int = DEFAULT_REL
     grades = rankings.grades
     relevant = rankings.relevant(relevance_level)
     nonrel = (grades >= 0) & (grades < relevance_level)
-    rel_above = rankings.cumulative(relevant) - relevant
+    rel_above = rankings.cumulative(relevant, key=("relevant", relevance_level)) - relevant
     nonrel_above = rankings.cumulative(nonrel) - nonrel
     pooled_above = rel_above + nonrel_above + rankings.cumulative(grades == UNJUDGED) - (grades == UNJUDGED)
     k = rankings.row_rank.astype(np.float64)

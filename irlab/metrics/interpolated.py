@@ -181,7 +181,7 @@ def _best_from(rankings: JudgedRankings, relevance_level: int) -> tuple[np.ndarr
         relevant = rankings.relevant(relevance_level)
         rows = np.flatnonzero(relevant)
         query = rankings.row_query[rows]
-        m = rankings.cumulative(relevant)[rows]
+        m = rankings.cumulative(relevant, key=("relevant", relevance_level))[rows]
         precision = m / rankings.row_rank[rows]
         # suffix maximum within each query: reverse, running maximum per segment, reverse back
         counts = np.bincount(query, minlength=len(rankings))

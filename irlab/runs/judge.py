@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 from irlab.data.columns import NOT_POOLED, UNJUDGED, JudgedRankings
 from irlab.data.rankings import check_cutoff
 from irlab.errors import ValidationError
+from irlab.runs.arrow import as_arrow, as_numpy
 from irlab.runs.trec import QrelsTable, RunTable
 
 PLACEHOLDER = -1
@@ -67,7 +68,7 @@ class JudgedRun:
         q = self.queries.index(query)
         rows = self.rows[self.rankings.offsets[q]:self.rankings.offsets[q + 1]]
         rows = rows[rows != PLACEHOLDER]
-        return self.run.docs.take(pa.array(rows, pa.int64())).to_pylist() if len(rows) else []
+        return self.run.docs.take(as_arrow(rows.astype(np.int64))).to_pylist() if len(rows) else []
 
     def judgments(self, query: str) -> dict[str, int]:
         """The qrels of ``query``: ``{doc_id: grade}``."""
@@ -121,12 +122,14 @@ def _grades(qrels: QrelsTable, run: RunTable, rows: np.ndarray, qrels_query: np.
     if not real.any():
         return grades
     judged_docs = pc.unique(qrels.docs)
-    doc_code = pc.index_in(run.docs.take(pa.array(rows[real])), value_set=judged_docs)
-    known = ~doc_code.is_null().to_numpy(zero_copy_only=False)
+    same_rows = len(rows) == len(run.docs) and bool(real.all()) and bool((rows == np.arange(len(rows))).all())
+    docs = run.docs if same_rows else run.docs.take(as_arrow(rows[real]))  # no copy when every row counts
+    doc_code = pc.index_in(docs, value_set=judged_docs)
+    known = ~as_numpy(doc_code.is_null())
     width = len(judged_docs)
-    run_keys = qrels_query[real][known] * width + doc_code.drop_null().to_numpy().astype(np.int64)
+    run_keys = qrels_query[real][known] * width + as_numpy(doc_code.drop_null()).astype(np.int64)
     qrels_keys = (np.repeat(np.arange(len(qrels.query_ids)), np.diff(qrels.offsets)) * width
-                  + pc.index_in(qrels.docs, value_set=judged_docs).to_numpy().astype(np.int64))
+                  + as_numpy(pc.index_in(qrels.docs, value_set=judged_docs)).astype(np.int64))
     order = np.argsort(qrels_keys, kind="stable")
     at = np.searchsorted(qrels_keys[order], run_keys)
     at = np.minimum(at, len(order) - 1)

@@ -45,6 +45,7 @@ import numpy as np
 import pyarrow as pa
 
 from irlab.errors import ValidationError
+from irlab.runs.arrow import as_arrow, as_numpy
 
 MAX_FILE_BYTES = 1 << 30
 """The largest qrels or run file read (1 GiB, after decompression): about 25 million run lines."""
@@ -65,7 +66,6 @@ class RunTable:
     """
 
     name: str
-    queries: pa.Array
     docs: pa.Array
     scores: np.ndarray
     runid: str
@@ -123,18 +123,28 @@ def run_table(name: str, queries: pa.Array, docs: pa.Array, scores: np.ndarray, 
     import pyarrow.compute as pc
 
     scores = np.asarray(scores, dtype=np.float64) + 0.0  # -0.0 ties with 0.0, as in C
-    by_doc = pc.sort_indices(pa.table({"q": queries, "d": docs}), sort_keys=[("q", "ascending"), ("d", "descending")])
-    queries, docs, scores = queries.take(by_doc), docs.take(by_doc), scores[by_doc.to_numpy()]
     query_ids, offsets = _boundaries(queries)
-    _refuse_twice(queries, docs, by_doc, lines, name, "appears twice for query {query!r} (lines {lines}); "
+    if len(set(query_ids)) != len(query_ids) or list(query_ids) != sorted(query_ids):
+        keys: list = [("q", "ascending"), ("d", "descending")]  # the file is not grouped by query
+        columns = {"q": queries, "d": docs}
+    else:
+        keys = [("q", "ascending"), ("d", "descending")]
+        columns = {"q": as_arrow(np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))), "d": docs}
+    by_doc = pc.sort_indices(pa.table(columns), sort_keys=keys)
+    del columns
+    original_docs = docs
+    rows = as_numpy(by_doc)
+    query_ids, offsets = _boundaries(queries.take(by_doc))
+    del queries
+    docs, scores = docs.take(by_doc), scores[rows]
+    query_index = np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))
+    _refuse_twice(query_index, docs, rows, lines, name, query_ids, "appears twice for query {query!r} (lines {lines}); "
                   "trec_eval refuses a run like this too")
     # Arrow's sort is stable, so sorting by score keeps the doc-descending order among equal
-    # scores: trec_eval's tie rule, without comparing strings a second time
-    query_index = np.repeat(np.arange(len(query_ids)), np.diff(offsets))
-    by_score = pc.sort_indices(pa.table({"q": query_index, "s": scores}),
-                               sort_keys=[("q", "ascending"), ("s", "descending")])
-    return RunTable(name, queries.take(by_score), docs.take(by_score), scores[by_score.to_numpy()], runid,
-                    query_ids, offsets)
+    # scores: trec_eval's tie rule, without comparing doc ids a second time
+    by_score = as_numpy(pc.sort_indices(pa.table({"q": as_arrow(query_index), "s": as_arrow(scores)}),
+                                        sort_keys=[("q", "ascending"), ("s", "descending")]))
+    return RunTable(name, original_docs.take(as_arrow(rows[by_score])), scores[by_score], runid, query_ids, offsets)
 
 
 def qrels_table(name: str, queries: pa.Array, docs: pa.Array, grades: np.ndarray,
@@ -144,9 +154,11 @@ def qrels_table(name: str, queries: pa.Array, docs: pa.Array, grades: np.ndarray
 
     order = pc.sort_indices(pa.table({"q": queries, "d": docs}), sort_keys=[("q", "ascending"), ("d", "ascending")])
     queries, docs = queries.take(order), docs.take(order)
-    grades = np.asarray(grades, dtype=np.int64)[order.to_numpy()]
-    _refuse_twice(queries, docs, order, lines, name, "is judged twice for query {query!r} (lines {lines})")
+    grades = np.asarray(grades, dtype=np.int64)[as_numpy(order)]
     query_ids, offsets = _boundaries(queries)
+    query_index = np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))
+    _refuse_twice(query_index, docs, as_numpy(order), lines, name, query_ids,
+                  "is judged twice for query {query!r} (lines {lines})")
     return QrelsTable(name, queries, docs, grades, query_ids, offsets)
 
 
@@ -157,33 +169,31 @@ def _boundaries(queries: pa.Array) -> tuple[tuple[str, ...], np.ndarray]:
     n = len(queries)
     if n == 0:
         return (), np.zeros(1, dtype=np.int64)
-    changed = np.flatnonzero(~pc.equal(queries[1:], queries[:-1]).to_numpy(zero_copy_only=False)) + 1
+    changed = np.flatnonzero(~as_numpy(pc.equal(queries[1:], queries[:-1]))) + 1
     starts = np.concatenate([[0], changed]).astype(np.int64)
-    return tuple(queries.take(pa.array(starts)).to_pylist()), np.concatenate([starts, [n]])
+    return tuple(queries.take(as_arrow(starts)).to_pylist()), np.concatenate([starts, [n]])
 
 
-def _refuse_twice(queries: pa.Array, docs: pa.Array, order: pa.Array, lines: np.ndarray | None, name: str,
-                  problem: str) -> None:
-    """Raise when two neighbouring rows (sorted by query, then doc) hold the same pair."""
+def _refuse_twice(query_index: np.ndarray, docs: pa.Array, rows: np.ndarray, lines: np.ndarray | None, name: str,
+                  query_ids: tuple[str, ...], problem: str) -> None:
+    """Raise when two neighbouring rows (sorted by query, then doc) hold the same pair, naming both lines."""
     import pyarrow.compute as pc
 
     if len(docs) < 2:
         return
-    same = (pc.equal(docs[1:], docs[:-1]).to_numpy(zero_copy_only=False)
-            & pc.equal(queries[1:], queries[:-1]).to_numpy(zero_copy_only=False))
+    same = as_numpy(pc.equal(docs[1:], docs[:-1])) & (query_index[1:] == query_index[:-1])
     if not same.any():
         return
     at = int(np.flatnonzero(same)[0])
-    rows = order.to_numpy()[[at, at + 1]]
-    numbers = sorted(int(lines[r]) if lines is not None else int(r) + 1 for r in rows)
-    message = f"document {docs[at].as_py()!r} " + problem.format(query=queries[at].as_py(),
+    numbers = sorted(int(lines[rows[r]]) if lines is not None else int(rows[r]) + 1 for r in (at, at + 1))
+    message = f"document {docs[at].as_py()!r} " + problem.format(query=query_ids[query_index[at]],
                                                                  lines=" and ".join(map(str, numbers)))
     raise ValidationError(message, path=_where(name, numbers[1]))
 
 
 # --- files -------------------------------------------------------------------------------------
 
-def read_bytes(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_bytes(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes | bytearray:
     """The bytes of ``path`` (``-`` is standard input), decompressed when gzip, at most ``limit``.
 
     A larger file is refused before it is read into memory, with the reason.
@@ -206,7 +216,9 @@ def read_bytes(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
         size = path.stat().st_size
         if size > limit:
             raise ValidationError(f"the file is {_mb(size)}, more than the {_mb(limit)} IR Lab reads", path=name)
-        return handle.read()
+        data = bytearray(size)  # read into one buffer: read() would hold a second copy for a moment
+        handle.readinto(data)
+        return data
 
 
 def _checked_size(data: bytes, name: str, limit: int, *, unpacked: bool = False) -> bytes:
@@ -222,42 +234,58 @@ def _mb(size: int) -> str:
 
 def read_run_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> RunTable:
     """Read a run file (plain or gzip) into columns."""
-    return parse_run(read_bytes(path, limit=limit), str(path))
+    data = read_bytes(path, limit=limit)
+    columns = _run_columns(data, str(path))
+    del data  # the text is not needed once it is in columns: free it before sorting
+    return run_table(str(path), *columns)
 
 
 def read_qrels_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> QrelsTable:
     """Read a qrels file (plain or gzip) into columns."""
-    return parse_qrels(read_bytes(path, limit=limit), str(path))
+    data = read_bytes(path, limit=limit)
+    columns = _qrels_columns(data, str(path))
+    del data
+    return qrels_table(str(path), *columns)
 
 
 # --- parsing -----------------------------------------------------------------------------------
 
 def parse_run(data: bytes, name: str | None = "run") -> RunTable:
     """A run file's bytes as columns; see the module for the format and the checks."""
+    return run_table(name, *_run_columns(data, name))
+
+
+def parse_qrels(data: bytes, name: str | None = "qrels") -> QrelsTable:
+    """A qrels file's bytes as columns; see the module for the format and the checks."""
+    return qrels_table(name, *_qrels_columns(data, name))
+
+
+def _run_columns(data: bytes, name: str | None) -> tuple:
+    """(queries, docs, scores, runid, line numbers or None) of a run file's bytes, unsorted."""
     _check_text(data, name, "run")
     table, lines = _fast_table(data, ["query", "q0", "doc", "rank", "score", "tag"], {"score": pa.float64()}), None
     if table is not None:
-        queries, docs, scores = table["query"], table["doc"], table["score"].to_numpy()
+        queries, docs, scores = table["query"], table["doc"], as_numpy(table["score"])
         if np.isnan(scores).any():
             table = None  # the line-by-line reader names the line
     if table is None:
         queries, docs, scores, lines = _slow_run(data, name)
     if not len(scores):
         raise ValidationError("the file has no run lines (query Q0 doc rank score tag)", path=name)
-    return run_table(name, queries, docs, scores, _last_tag(data), lines)
+    return queries, docs, scores, _last_tag(data), lines
 
 
-def parse_qrels(data: bytes, name: str | None = "qrels") -> QrelsTable:
-    """A qrels file's bytes as columns; see the module for the format and the checks."""
+def _qrels_columns(data: bytes, name: str | None) -> tuple:
+    """(queries, docs, grades, line numbers or None) of a qrels file's bytes, unsorted."""
     _check_text(data, name, "qrels")
     table, lines = _fast_table(data, ["query", "iteration", "doc", "grade"], {"grade": pa.int64()}), None
     if table is not None:
-        queries, docs, grades = table["query"], table["doc"], table["grade"].to_numpy()
+        queries, docs, grades = table["query"], table["doc"], as_numpy(table["grade"])
     else:
         queries, docs, grades, lines = _slow_qrels(data, name)
     if not len(grades):
         raise ValidationError("the file has no qrels lines (query iteration doc grade)", path=name)
-    return qrels_table(name, queries, docs, grades, lines)
+    return queries, docs, grades, lines
 
 
 def _where(name: str | None, line: int) -> str:
@@ -266,15 +294,16 @@ def _where(name: str | None, line: int) -> str:
 
 
 def _check_text(data: bytes, name: str, what: str) -> None:
-    if not data.strip():
+    if not data or data.isspace():
         raise ValidationError(f"the file is empty; a {what} file has lines of "
                               f"'{_RUN_FIELDS if what == 'run' else _QRELS_FIELDS}'", path=name)
     if b"\x00" in data:
         raise ValidationError(f"this is not a text file (it holds NUL bytes), so not a {what} file", path=name)
 
 
-def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) -> dict[str, pa.Array] | None:
+def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) -> dict[str, pa.ChunkedArray] | None:
     """pyarrow's CSV reader on a regular file, or None when the file is irregular or does not parse."""
+    import pyarrow.compute as pc
     import pyarrow.csv as csv  # imported here: the line reader and the dict API do not need it
 
     if not _regular(data, len(columns)):
@@ -283,7 +312,7 @@ def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) 
     try:
         table = csv.read_csv(
             pa.BufferReader(data),
-            read_options=csv.ReadOptions(column_names=columns, block_size=1 << 24),
+            read_options=csv.ReadOptions(column_names=columns, block_size=1 << 20),
             parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
             convert_options=csv.ConvertOptions(include_columns=wanted, strings_can_be_null=False,
                                                quoted_strings_can_be_null=False, null_values=[],
@@ -292,19 +321,19 @@ def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) 
         return None
     if any(table[c].null_count for c in wanted):
         return None
-    table = table.combine_chunks()
-    return {c: table[c].chunk(0) if table[c].num_chunks else pa.array([], table[c].type) for c in wanted}
+    if any(pc.min(pc.binary_length(table[c])).as_py() == 0 for c in ("query", "doc")):
+        return None  # an empty field: a line began with a space
+    return {c: table[c] for c in wanted}  # chunked: combining the chunks would copy every column
 
 
 def _regular(data: bytes, fields: int) -> bool:
-    """Whether every line is ``fields`` fields joined by single spaces, with no comment line.
+    """Whether every line is fields joined by single spaces, with no comment line.
 
-    Cheap whole-buffer tests (byte counts and searches run at memory speed): exactly
-    ``fields - 1`` spaces per line, no two spaces together, no other white space, no ``#`` at
-    the start of a line. pyarrow then rejects any line with the wrong number of fields.
+    Cheap whole-buffer searches (they run at memory speed): no two spaces together, no other
+    white space, no ``#`` at the start of a line. pyarrow then rejects any line with the wrong
+    number of fields, and a line starting with a space (an empty first field) is found after.
     """
-    lines = data.count(b"\n") + (not data.endswith(b"\n"))
-    if data.count(b" ") != (fields - 1) * lines or b"  " in data or any(c in data for c in _OTHER_SPACE):
+    if data[:1].isspace() or b"  " in data or any(c in data for c in _OTHER_SPACE):
         return False
     return b"#" not in data or not (data.startswith(b"#") or b"\n#" in data)
 
@@ -428,6 +457,8 @@ def qrels_dict(table: QrelsTable) -> dict[str, dict[str, int]]:
 def run_dict(table: RunTable) -> dict[str, dict[str, float]]:
     """A run table as ``{query_id: {doc_id: score}}``."""
     out: dict[str, dict[str, float]] = {}
-    for query, doc, score in zip(table.queries.to_pylist(), table.docs.to_pylist(), table.scores.tolist()):
-        out.setdefault(query, {})[doc] = score
+    docs, scores = table.docs.to_pylist(), table.scores.tolist()
+    for q, query in enumerate(table.query_ids):
+        start, end = int(table.offsets[q]), int(table.offsets[q + 1])
+        out[query] = dict(zip(docs[start:end], scores[start:end]))
     return out
