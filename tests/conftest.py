@@ -1,4 +1,4 @@
-"""Fixtures every test folder shares: the walkthrough's golden values and the LaTeX oracle.
+"""Fixtures every test folder shares: the walkthrough's golden values, the LaTeX oracle, trec_eval's test data.
 
 The LaTeX oracle evaluates the LaTeX that IR Lab renders for plugged-in formulas. Reading the
 LaTeX string itself, not the expression tree behind it, checks that what a student sees on
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,16 @@ from pathlib import Path
 import pytest
 
 GOLDEN = Path(__file__).parent / "golden"
+TREC_EVAL_TEST = Path(os.environ.get("IRLAB_TREC_EVAL_TEST", Path(__file__).resolve().parents[1].parent / "shared" / "trec_eval_test"))
+"""trec_eval's own test data, next to the repository (CI has it; it is never copied into the repository)."""
+
+
+@pytest.fixture(scope="session")
+def trec_eval_test() -> Path:
+    """The folder of trec_eval's test data and expected outputs (skips the test when it is missing)."""
+    if not (TREC_EVAL_TEST / "qrels.test").exists():
+        pytest.skip(f"trec_eval's test data is not at {TREC_EVAL_TEST} (CI provides ../shared/trec_eval_test)")
+    return TREC_EVAL_TEST
 
 
 @pytest.fixture(scope="session")

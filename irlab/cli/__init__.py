@@ -18,6 +18,9 @@ import sys
 from collections.abc import Sequence
 
 from irlab.cli.common import CliError, Parser, fail
+
+EXIT_INTERNAL = 3
+"""Exit status when IR Lab itself fails (bad input is 2)."""
 from irlab.errors import ValidationError
 
 COMMANDS = {"evaluate": "irlab.cli.evaluate", "exercise": "irlab.cli.exercise"}
@@ -55,3 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         where = f"{error.filename}: " if getattr(error, "filename", None) else ""
         fail(f"{where}{error.strerror or error}")
+    except MemoryError:
+        fail("not enough memory for these files; try fewer or smaller ones")
+    except Exception as error:  # a bug of ours: still one line, and what to report
+        print(f"error: IR Lab failed unexpectedly ({type(error).__name__}: {error}); please report this with "
+              "the command you ran", file=sys.stderr)
+        raise SystemExit(EXIT_INTERNAL) from None

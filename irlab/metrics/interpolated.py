@@ -221,7 +221,7 @@ def iprec_kernel(rankings: JudgedRankings, level: float, *,
     pick = offsets[:-1] + np.maximum(c, 1) - 1
     reached = (c <= found) & (found > 0)
     values = np.where(reached, best[np.minimum(pick, max(len(best) - 1, 0))] if len(best) else 0.0, 0.0)
-    empty = (c == 0) & (found == 0) & (rankings.num_ret == 0) & ~rankings.missing
+    empty = (c == 0) & (found == 0) & (rankings.lengths == 0)  # a missing query's placeholder is a document here
     return np.where(empty, np.nan, values)
 
 

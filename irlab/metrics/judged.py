@@ -79,8 +79,10 @@ def explain_relstring(ranking: Sequence[str], judgments: Mapping[str, int], leng
     >>> explain_relstring(["a", "x", "b"], {"a": 2, "b": 0, "c": 1}).value
     '2-0'
     """
-    ranking = [item for item in check_ranking(ranking) if item != NOT_RANKED]
+    ranking = check_ranking(ranking)
     length = check_cutoff(length, allow_none=False)
+    if list(ranking) == [NOT_RANKED] and length == 10:
+        ranking = []  # trec_eval empties a missing query's relstring, but only at the default length
     codes = [_grade_code(judgments, item) for item in ranking[:length]]
     text = "".join(grade_character(code) for code in codes)
     return Breakdown(measure="relstring", value=text, lhs=r"\mathrm{relstring}",
@@ -98,9 +100,10 @@ def unjudged_kernel(rankings: JudgedRankings, k: int) -> np.ndarray:
 
 
 def relstring_kernel(rankings: JudgedRankings, length: int = 10) -> list[str]:
-    """:func:`explain_relstring`'s value for every query (empty for a missing query, as trec_eval)."""
+    """:func:`explain_relstring`'s value for every query (empty for a missing query at length 10, as trec_eval)."""
     characters = np.array([grade_character(code) for code in range(-2, 11)])
     shown = characters[np.clip(rankings.grades, -2, 10) + 2]
     ends = np.minimum(rankings.offsets[:-1] + length, rankings.offsets[1:])
-    return ["" if missing else "".join(shown[start:end])
-            for start, end, missing in zip(rankings.offsets[:-1], ends, rankings.missing)]
+    cleared = rankings.missing & (length == 10)
+    return ["" if clear else "".join(shown[start:end])
+            for start, end, clear in zip(rankings.offsets[:-1], ends, cleared)]

@@ -106,8 +106,10 @@ def explain_rbp_residual(ranking: Sequence[str], judgments: Mapping[str, int], *
     >>> explain_rbp_residual(["a", "x"], {"a": 1}, p=0.5).value
     0.5
     """
-    ranking = [item for item in check_ranking(ranking) if item != NOT_RANKED]
+    ranking = check_ranking(ranking)
     p = check_persistence(p)
+    if list(ranking) == [NOT_RANKED] and p == PERSISTENCE:
+        ranking = []  # trec_eval sets a missing query's residual to 0, but only at the default p
     powers = _powers(len(ranking), p)
     unjudged = [rank for rank, item in enumerate(ranking, start=1) if judgments.get(item, -1) < 0]
     rows = tuple({"rank": rank, "item": item, "judged": judgments.get(item, -1) >= 0, "weight": powers[rank - 1]}
@@ -155,6 +157,7 @@ def rbp_residual_kernel(rankings: JudgedRankings, *, p: float = PERSISTENCE) -> 
     unjudged = rankings.grades < 0
     powers = _row_powers(rankings, p)
     total = rankings.prefix_at(rankings.prefix(np.where(unjudged, powers, 0.0)), None)
-    tail = np.array(_powers(int(rankings.num_ret.max(initial=0)), p))[rankings.num_ret]
+    tail = np.array(_powers(int(rankings.lengths.max(initial=0)), p))[rankings.lengths]
     value = tail + (1 - p) * total
-    return np.where(rankings.missing | (rankings.count_at(unjudged, None) == 0), 0.0, value)
+    cleared = rankings.missing & (p == PERSISTENCE)
+    return np.where(cleared | (rankings.count_at(unjudged, None) == 0), 0.0, value)

@@ -327,7 +327,7 @@ TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
 _TREC_NAMES: dict[str, tuple[Family, TrecName]] = {t.name: (f, t) for f in FAMILIES.values() for t in f.trec}
 _ALIASES: dict[str, str] = {alias: f.name for f in FAMILIES.values() if f.name != "runid"
                             for alias in (f.name.lower(), *f.aliases)}
-_NAME = re.compile(r"^\s*(?P<name>[A-Za-z_][A-Za-z_0-9]*)\s*(?:\((?P<params>.*)\))?\s*"
+_NAME = re.compile(r"^\s*(?P<name>[A-Za-z_0-9]+)\s*(?:\((?P<params>.*)\))?\s*"
                    r"(?:@\s*(?P<cutoff>\d+(?:\.\d*)?|\.\d+))?\s*$")
 _TREC_CUT = re.compile(r"^(?P<name>[A-Za-z_0-9]+?)_(?P<cutoff>\d+(?:\.\d+)?)$")
 

@@ -158,9 +158,11 @@ def explain_utility(ranking: Sequence[str], judgments: Mapping[str, int], *,
     coefficients = check_coefficients(coefficients)
     tp, n, r = set_counts(ranking, judgments, check_relevance_level(relevance_level))
     if list(ranking) == [NOT_RANKED]:
-        return _breakdown("utility", r"\mathrm{utility}", r"\mathrm{utility} = p_1 TP + p_2 FP + p_3 FN + p_4 TN",
-                          "utility of the retrieved set", Num(0), [], judgments, relevance_level,
-                          ("The run does not rank this query: its utility is 0 (trec_eval -c).",))
+        if coefficients == UTILITY:
+            return _breakdown("utility", r"\mathrm{utility}", r"\mathrm{utility} = p_1 TP + p_2 FP + p_3 FN + p_4 TN",
+                              "utility of the retrieved set", Num(0), [], judgments, relevance_level,
+                              ("The run does not rank this query: its utility is 0 (trec_eval -c).",))
+        n = 1  # trec_eval scores other coefficients on its placeholder document, retrieved and not relevant
     cells = (tp, n - tp, r - tp, collection_size + tp - n - r)
     plugged = Add(Mul(Num(p), Num(cell)) for p, cell in zip(coefficients, cells))
     return _breakdown("utility", r"\mathrm{utility}", r"\mathrm{utility} = p_1 TP + p_2 FP + p_3 FN + p_4 TN",
@@ -255,7 +257,9 @@ def set_relative_precision_kernel(rankings: JudgedRankings, *,
 def utility_kernel(rankings: JudgedRankings, *, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                    coefficients: Sequence[float] = UTILITY, collection_size: int = 0) -> np.ndarray:
     """:func:`explain_utility`'s value for every query (trec_eval ``utility``)."""
-    tp, n, r = _counts(rankings, relevance_level)
+    tp, _, r = _counts(rankings, relevance_level)
+    n = rankings.lengths  # a missing query's placeholder counts as retrieved, as in trec_eval
     p1, p2, p3, p4 = (float(c) for c in coefficients)
     utility = p1 * tp + p2 * (n - tp) + p3 * (r - tp) + p4 * (collection_size + tp - n - r)
-    return np.where(rankings.missing, 0.0, utility)
+    # trec_eval sets a missing query's utility to 0, but only under the default coefficients
+    return np.where(rankings.missing & (tuple(coefficients) == UTILITY), 0.0, utility)

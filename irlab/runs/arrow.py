@@ -22,6 +22,8 @@ def as_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """A primitive or boolean Arrow array without nulls as a numpy array (a view where the layout allows)."""
     if isinstance(array, pa.ChunkedArray):
         chunks = [as_numpy(chunk) for chunk in array.chunks]
+        if not chunks:
+            return as_numpy(pa.array([], array.type))
         return np.concatenate(chunks) if len(chunks) != 1 else chunks[0]
     if array.null_count:
         raise ValueError("as_numpy takes arrays without nulls")

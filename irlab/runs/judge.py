@@ -32,7 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from irlab.data.columns import NOT_POOLED, UNJUDGED, JudgedRankings
+from irlab.data.columns import NOT_POOLED, NOT_RANKED, UNJUDGED, JudgedRankings
 from irlab.data.rankings import check_cutoff
 from irlab.errors import ValidationError
 from irlab.runs.arrow import as_arrow, as_numpy
@@ -69,6 +69,18 @@ class JudgedRun:
         rows = self.rows[self.rankings.offsets[q]:self.rankings.offsets[q + 1]]
         rows = rows[rows != PLACEHOLDER]
         return self.run.docs.take(as_arrow(rows.astype(np.int64))).to_pylist() if len(rows) else []
+
+    def evaluated_ranking(self, query: str) -> list[str]:
+        """What the measures see for ``query``: :meth:`ranking`, or a missing query's placeholder.
+
+        Explaining a query on this ranking gives exactly the value of the batch engine, also for
+        a query the run misses (``-c``), whose placeholder is :data:`~irlab.data.columns.NOT_RANKED`.
+        """
+        q = self.queries.index(query)
+        rows = self.rows[self.rankings.offsets[q]:self.rankings.offsets[q + 1]]
+        if len(rows) and rows[0] == PLACEHOLDER:
+            return [NOT_RANKED]
+        return self.ranking(query)
 
     def judgments(self, query: str) -> dict[str, int]:
         """The qrels of ``query``: ``{doc_id: grade}``."""

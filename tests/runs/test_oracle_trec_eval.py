@@ -9,10 +9,18 @@ Every query keeps at least one judgment >= 0: trec_eval hangs on a query whose j
 case is checked against the definition instead (test_evaluate.py). pytrec_eval also keeps scores
 in single precision (trec_eval itself reads doubles), so scores here are exact float32 values;
 full-precision tie-breaking is checked on trec_eval's own files (test_trec_eval_conformance.py).
+
+Every measure pytrec_eval shares with IR Lab is compared, and the values must be equal bit for
+bit (IR Lab adds in trec_eval's order), except ``iprec_at_recall`` and ``11pt_avg``:
+pytrec_eval bundles trec_eval 9, which turned a recall level into a document count by
+truncation; trec_eval 10 rounds ("breaking fix" in its change log), as IR Lab does, and its own
+expected outputs check those two (test_trec_eval_conformance.py). ``gm_map`` and ``gm_bpref``
+are compared as the logarithms trec_eval keeps per query.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -20,11 +28,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import irlab
+from irlab.metrics.registry import parse_measure
+from irlab.runs.evaluate import evaluate_tables, qrels_from_mapping, run_from_mapping
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 CUTOFFS = (1, 2, 3, 5, 10, 20)
 TREC_MEASURES = {"P", "recall", "recip_rank", "map", "map_cut", "ndcg", "ndcg_cut", "Rprec", "success"}
+SHARED_MEASURES = {"P", "recall", "map", "map_cut", "ndcg", "ndcg_cut", "Rprec", "recip_rank", "success", "bpref",
+                   "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "infAP", "set_P", "set_recall",
+                   "set_F", "set_map", "set_relative_P", "relative_P", "Rprec_mult", "utility", "binG", "G",
+                   "ndcg_rel", "Rndcg", "gm_map", "gm_bpref"}
+"""Every trec_eval measure pytrec_eval computes and IR Lab does too (but the two explained above)."""
 DOCS = [f"d{i}" for i in range(25)] + ["D7", "a", "z10", "z9"]
 
 
@@ -97,6 +112,29 @@ def qrels_and_runs(draw):
 @given(qrels_and_runs())
 def test_hypothesis_cases_agree_with_trec_eval(case):
     assert_agrees_with_trec_eval(*case)
+
+
+def assert_every_shared_measure_agrees(qrels: dict, run: dict, level: int, judged_only: bool) -> None:
+    expected = pytrec_eval.RelevanceEvaluator(qrels, SHARED_MEASURES, relevance_level=level,
+                                              judged_docs_only_flag=judged_only).evaluate(run)
+    names = sorted({name for values in expected.values() for name in values})
+    ours = evaluate_tables(qrels_from_mapping(qrels), run_from_mapping(run),
+                           {name: parse_measure(name) for name in names}, relevance_level=level,
+                           complete=False, judged_only=judged_only)
+    for q, query in enumerate(ours.queries):
+        for name in names:
+            value = float(ours.per_query[name][q])
+            if name.startswith("gm_"):
+                value = math.log(max(value, 1e-5))
+            assert value == expected[query][name] or math.isnan(value) and math.isnan(expected[query][name]), \
+                (name, query, level, judged_only, qrels[query], run[query], value, expected[query][name])
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_every_shared_measure_agrees_bit_for_bit(seed):
+    rng = random.Random(seed)
+    qrels, run = random_case(rng)
+    assert_every_shared_measure_agrees(qrels, run, rng.choice([1, 1, 2, 3]), rng.random() < 0.25)
 
 
 def test_the_random_cases_exercise_the_edge_cases():

@@ -1,0 +1,226 @@
+"""``python -m irlab evaluate``: trec_eval's own expected outputs through the command line, its flags,
+its formats, and every kind of bad input (one line naming the file and line, exit status 2).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from irlab.cli import main
+from irlab.metrics.registry import supported_trec_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# trec_eval's Makefile: the expected output and the arguments that produce it
+EXPECTED = {
+    "out.test": ["qrels.test", "results.test"],
+    "out.test.a": ["-m", "all_trec", "qrels.test", "results.test"],
+    "out.test.aq": ["-m", "all_trec", "-q", "qrels.test", "results.test"],
+    "out.test.aqc": ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"],
+    "out.test.aqcM": ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"],
+    "out.test.aql": ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level", "results.test"],
+    "out.test.meas_params": ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000",
+                             "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75",
+                             "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", "qrels.test",
+                             "results.test"],
+    "out.comment.test": ["qrels.comment.test", "results.comment.test"],
+}
+FILES = {"qrels.test", "results.test", "results.trunc", "qrels.rel_level", "qrels.comment.test",
+         "results.comment.test"}
+
+
+def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
+    """Run the command line in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main(["evaluate", *args])
+    except SystemExit as stop:
+        status = stop.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_command_line_prints_what_trec_eval_prints(name, trec_eval_test, capsys):
+    args = [str(trec_eval_test / a) if a in FILES else a for a in EXPECTED[name]]
+    status, out, err = run_cli(args, capsys)
+    assert status == 0 and not err
+    expected = (trec_eval_test / name).read_text()
+    assert out.splitlines() == expected.splitlines()
+
+
+def test_comments_in_the_qrels_change_nothing(trec_eval_test, capsys):
+    status, out, _ = run_cli([str(trec_eval_test / "qrels.test.with-comments"), str(trec_eval_test / "results.test")],
+                             capsys)
+    assert status == 0 and out == (trec_eval_test / "out.test").read_text()
+
+
+@pytest.fixture
+def small(tmp_path) -> tuple[Path, Path, Path]:
+    """A qrels file and two runs over two queries (ties, a missing query in run b)."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 1\nq2 0 d5 0\n")
+    a = tmp_path / "a.txt"
+    a.write_text("q1 Q0 d1 1 2.0 sysA\nq1 Q0 d9 2 1.0 sysA\nq1 Q0 d3 3 1.0 sysA\nq2 Q0 d5 1 3 sysA\nq2 Q0 d4 2 2 sysA\n")
+    b = tmp_path / "b.txt"
+    b.write_text("q1 Q0 d2 1 5 sysB\nq1 Q0 d3 2 4 sysB\n")
+    return qrels, a, b
+
+
+def values(text: str) -> dict[tuple[str, str], str]:
+    return {(m.strip(), q): v for m, q, v in (line.split("\t") for line in text.splitlines() if line)}
+
+
+def test_default_output_has_trec_evals_default_measures_and_runid(small, capsys):
+    qrels, a, _ = small
+    status, out, _ = run_cli([str(qrels), str(a)], capsys)
+    names = [line.split("\t")[0].strip() for line in out.splitlines()]
+    assert status == 0 and names[:6] == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map"]
+    assert names[-1] == "P_1000" and len(names) == 30
+    got = values(out)
+    assert got[("runid", "all")] == "sysA" and got[("num_q", "all")] == "2" and got[("num_ret", "all")] == "5"
+    # q1: ranking d1 (2), d9, d3 (1) with d9 and d3 tied at 1.0: d9 > d3 as strings, so d9 first
+    assert got[("P_5", "all")] == f"{(2 / 5 + 1 / 5) / 2:.4f}"
+
+
+def test_per_query_no_summary_and_missing_queries(small, capsys):
+    qrels, _, b = small
+    status, out, _ = run_cli(["-q", "-n", "-m", "num_ret", "-m", "map", str(qrels), str(b)], capsys)
+    assert status == 0 and "all" not in out and {q for _, q in values(out)} == {"q1"}
+    status, out, _ = run_cli(["-q", "-c", "-m", "num_ret", "-m", "map", str(qrels), str(b)], capsys)
+    got = values(out)
+    assert got[("num_ret", "q2")] == "0" and got[("map", "q2")] == "0.0000" and got[("num_ret", "all")] == "2"
+
+
+def test_several_runs_give_one_table_each(small, capsys):
+    qrels, a, b = small
+    status, out, _ = run_cli(["-m", "map", str(qrels), str(a), str(b)], capsys)
+    tables = out.strip().split("\n\n")
+    assert status == 0 and len(tables) == 2
+    assert "sysA" not in tables[1] and values(tables[0])[("map", "all")] != values(tables[1])[("map", "all")]
+
+
+def test_json_and_csv_hold_the_same_numbers_as_the_trec_output(small, capsys):
+    qrels, a, _ = small
+    args = ["-q", "-m", "ndcg_cut.5", "-m", "nDCG(gain='exponential')@5", "-m", "P@2", str(qrels), str(a)]
+    _, trec, _ = run_cli(args, capsys)
+    _, as_json, _ = run_cli(["--format", "json", *args], capsys)
+    _, as_csv, _ = run_cli(["--format", "csv", *args], capsys)
+    expected = values(trec)
+    [run] = json.loads(as_json)
+    assert run["runid"] == "sysA" and run["queries"] == ["q1", "q2"]
+    for measure, value in run["summary"].items():
+        assert f"{value:.4f}" == expected[(measure, "all")]
+    for measure, per_query in run["per_query"].items():
+        for query, value in per_query.items():
+            assert f"{value:.4f}" == expected[(measure, query)]
+    rows = list(csv.DictReader(io.StringIO(as_csv)))
+    assert {(r["measure"], r["query"]): f"{float(r['value']):.4f}" for r in rows} == expected
+    assert "nDCG(gain='exponential')@5" in run["summary"] and "P_2" in run["summary"]
+
+
+def test_gzip_files_and_standard_input(small, capsys, monkeypatch):
+    qrels, a, _ = small
+    zipped = qrels.with_suffix(".gz")
+    zipped.write_bytes(gzip.compress(qrels.read_bytes()))
+    run_zipped = a.with_suffix(".txt.gz")
+    run_zipped.write_bytes(gzip.compress(a.read_bytes()))
+    _, plain, _ = run_cli([str(qrels), str(a)], capsys)
+    status, out, _ = run_cli([str(zipped), str(run_zipped)], capsys)
+    assert status == 0 and out == plain
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(a.read_bytes())))
+    status, out, _ = run_cli([str(qrels), "-"], capsys)
+    assert status == 0 and out == plain
+
+
+def test_help_lists_the_flags_and_every_supported_measure(capsys):
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for flag in ("-q", "-c", "-l N", "-M N", "-J", "-n", "-m MEASURE", "--format"):
+        assert flag in out
+    for name in supported_trec_names():
+        assert name in out
+    assert "all_trec" in out and "nDCG@10" in out
+
+
+GOOD_QRELS = "q1 0 d1 1\nq1 0 d2 0\n"
+GOOD_RUN = "q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5 r\n"
+
+BAD_INPUT = {
+    "run line with 5 fields": (GOOD_QRELS, "q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5\n", [], "run.txt:2: a run line has 6 fields"),
+    "qrels line with 3 fields": ("q1 0 d1 1\nq1 d2 0\n", GOOD_RUN, [], "qrels.txt:2: a qrels line has 4 fields"),
+    "qrels line with 5 fields": ("q1 0 d1 1 extra\n", GOOD_RUN, [], "qrels.txt:1: a qrels line has 4 fields"),
+    "score that is not a number": (GOOD_QRELS, "q1 Q0 d1 1 high r\n", [], "run.txt:1: the score (5th field) must be"),
+    "score nan": (GOOD_QRELS, "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 nan r\n", [], "run.txt:2: the score"),
+    "grade that is not whole": ("q1 0 d1 1.5\n", GOOD_RUN, [], "qrels.txt:1: the grade must be a whole number"),
+    "grade that is a word": ("q1 0 d1 1\n# note\nq1 0 d2 yes\n", GOOD_RUN, [], "qrels.txt:3: the grade"),
+    "document twice in a query": (GOOD_QRELS, GOOD_RUN + "q1 Q0 d1 3 0.5 r\n", [],
+                                  "run.txt:3: document 'd1' appears twice for query 'q1' (lines 1 and 3)"),
+    "judged twice": ("q1 0 d1 1\nq1 0 d1 0\n", GOOD_RUN, [], "qrels.txt:2: document 'd1' is judged twice"),
+    "empty run": (GOOD_QRELS, "", [], "run.txt: the file is empty"),
+    "blank run": (GOOD_QRELS, "\n  \n\n", [], "run.txt: the file is empty"),
+    "comments only": (GOOD_QRELS, "# nothing here\n", [], "run.txt: the file has no run lines"),
+    "no judged query": (GOOD_QRELS, "q7 Q0 d1 1 2.5 r\n", [], "no query has both judgments and a ranking"),
+    "binary garbage": (GOOD_QRELS, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", [], "run.txt: this is not a text file"),
+    "not UTF-8": (GOOD_QRELS, b"q1 Q0 d\xe9 1 2.5 r\n", [], "run.txt:1: the line is not UTF-8 text"),
+    "unknown measure": (GOOD_QRELS, GOOD_RUN, ["-m", "NDKG@5"], "unknown measure 'NDKG@5'"),
+    "zero cutoff": (GOOD_QRELS, GOOD_RUN, ["-m", "P.0"], "-m P.0: cutoffs must be whole numbers >= 1"),
+    "zero depth": (GOOD_QRELS, GOOD_RUN, ["-M0"], "-M must be at least 1"),
+    "relevance level 0": (GOOD_QRELS, GOOD_RUN, ["-l", "0"], "relevance level must be a whole number of at least 1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUT))
+def test_bad_input_is_one_line_naming_the_file_and_line(case, tmp_path, capsys):
+    qrels_text, run_text, args, message = BAD_INPUT[case]
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    for path, text in ((qrels, qrels_text), (run, run_text)):
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    status, out, err = run_cli([*args, str(qrels), str(run)], capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+    assert message in err.replace(str(tmp_path) + "/", ""), err
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path, capsys):
+    qrels, huge = tmp_path / "qrels.txt", tmp_path / "huge.txt"
+    qrels.write_text(GOOD_QRELS)
+    with huge.open("wb") as handle:  # a sparse 2 GB file: no disk space used, and it is never read
+        handle.truncate(2 << 30)
+    status, _, err = run_cli([str(qrels), str(huge)], capsys)
+    assert status == 2 and "2,048 MB, more than the 1,024 MB IR Lab reads" in err
+
+
+def test_a_gzip_bomb_is_stopped_at_the_limit(tmp_path, capsys):
+    qrels, bomb = tmp_path / "qrels.txt", tmp_path / "bomb.txt.gz"
+    qrels.write_text(GOOD_QRELS)
+    bomb.write_bytes(gzip.compress(b"q1 Q0 d1 1 2.5 r\n" * (3 << 16)))  # 3.2 MB unpacked, a few KB packed
+    status, _, err = run_cli(["--max-size", "1", str(qrels), str(bomb)], capsys)
+    assert status == 2 and "unpacks to more than the 1 MB IR Lab reads" in err
+    broken = tmp_path / "broken.gz"
+    broken.write_bytes(gzip.compress(GOOD_RUN.encode())[:-12])
+    status, _, err = run_cli([str(qrels), str(broken)], capsys)
+    assert status == 2 and "not a readable gzip file" in err
+
+
+def test_a_missing_file_is_one_line(tmp_path, capsys):
+    status, _, err = run_cli([str(tmp_path / "nope.txt"), str(tmp_path / "run.txt")], capsys)
+    assert status == 2 and err.startswith("error: ") and "nope.txt" in err and "No such file" in err
+
+
+def test_the_module_runs_as_a_program_without_a_traceback(tmp_path):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(GOOD_QRELS)
+    run.write_text("q1 Q0 d1 1 2.5\n")
+    result = subprocess.run([sys.executable, "-m", "irlab", "evaluate", str(qrels), str(run)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: ") and "run.txt:1:" in result.stderr and "Traceback" not in result.stderr
