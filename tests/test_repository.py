@@ -40,4 +40,4 @@ def test_the_repository_never_needs_the_shared_folder():
         assert not reference.search(path.read_text()), path
     uses = [str(p.relative_to(ROOT)) for p in ROOT.glob("tests/**/*.py")
             if p.name != "test_repository.py" and reference.search(p.read_text())]
-    assert uses == ["tests/runs/conftest.py"]  # the trec_eval_test fixture, which skips when the folder is missing
+    assert uses == ["tests/conftest.py"]  # the trec_eval_test fixture, which skips when the folder is missing

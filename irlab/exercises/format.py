@@ -44,7 +44,7 @@ from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
 from irlab.exercises.model import (DEFAULT_TOLERANCE, MEAN, SCHEMA_VERSION, Exercise, ExerciseItem, ExerciseQuery,
                                    ExerciseSystem, FrozenMapping, Question)
-from irlab.metrics.registry import FAMILIES, parse_measure
+from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, parse_measure
 from irlab.scenarios.art import PICTURES
 
 MAX_FILE_BYTES = 256 * 1024
@@ -292,7 +292,7 @@ def _questions(value: Any, exercise: Exercise) -> tuple[Question, ...]:
                                                        ("id", "measure", "query", "system"), MAX_QUESTIONS):
         measure_text = _text(fields["measure"], f"{path}.measure", max_length=MAX_MEASURE_LENGTH)
         try:
-            measure = parse_measure(measure_text)
+            measure = parse_measure(measure_text, families=TEACHING_ORDER)  # the measures exercises can teach
         except ValidationError as error:
             raise ValidationError(error.message, path=f"{path}.measure") from None
         query = fields["query"]

@@ -13,16 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from irlab.metrics.conventions import CONVENTIONS
-from irlab.metrics.registry import FAMILIES, Measure, parse_measure
+from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, Measure, parse_measure
 
-FAMILY_LABELS = {"P": "Precision@K", "R": "Recall@K", "RR": "Reciprocal rank (RR; its mean is MRR)",
-                 "AP": "Average precision (AP; its mean is MAP)", "nDCG": "nDCG (normalised DCG)",
-                 "DCG": "DCG", "IDCG": "IDCG (DCG of the ideal ranking)", "CG": "CG (cumulative gain)",
-                 "Rprec": "R-precision", "Success": "Success@K (a hit in the top K)"}
-"""The measure families the picker offers, in the order shown."""
-
-_OPTION_TOPICS = {("P", "denominator"): "precision_denominator", ("R", "denominator"): "recall_denominator",
-                  ("AP", "denominator"): "ap_denominator", "gain": "gain", "discount": "discount", "ideal": "ideal"}
+FAMILY_LABELS = {name: FAMILIES[name].label for name in TEACHING_ORDER}
+"""The measure families the picker offers (the walkthrough's, which exercises support), in the order shown."""
 
 
 def measure_choices(family: str) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -35,11 +29,10 @@ def measure_choices(family: str) -> dict[str, tuple[tuple[str, str], ...]]:
     """
     choices = {}
     for param in FAMILIES[family].params:
-        topic = _OPTION_TOPICS.get((family, param), _OPTION_TOPICS.get(param))
-        if topic is None:
+        if param.topic is None:
             continue
-        variants = sorted(CONVENTIONS[topic], key=lambda variant: not variant.default)
-        choices[param] = tuple((variant.name, variant.label) for variant in variants)
+        variants = sorted(CONVENTIONS[param.topic], key=lambda variant: not variant.default)
+        choices[param.name] = tuple((variant.name, variant.label) for variant in variants)
     return choices
 
 
@@ -50,7 +43,7 @@ def takes_k(family: str) -> str:
 
 def takes_rel(family: str) -> bool:
     """Whether ``family`` takes a relevance level (``rel``)."""
-    return "rel" in FAMILIES[family].params
+    return FAMILIES[family].binary
 
 
 def measure_text(family: str, k: int | None = None, options: Mapping[str, str] | None = None,

@@ -440,10 +440,10 @@ def families_for_people() -> list[Family]:
     return [FAMILIES[name] for name in TEACHING_ORDER] + rest
 
 
-def valid_measures() -> str:
-    """The measure forms, for error messages and help texts."""
+def valid_measures(families: Iterable[str] | None = None) -> str:
+    """The measure forms (of ``families``, or of every family), for error messages and help texts."""
     forms = []
-    for family in families_for_people():
+    for family in families_for_people() if families is None else [FAMILIES[name] for name in families]:
         k = "r" if family.cutoff_kind == "recall" else "k"
         forms.append({"required": f"{family.name}@{k}", "optional": f"{family.name}, {family.name}@{k}",
                       "none": family.name}[family.cutoff])
@@ -452,8 +452,10 @@ def valid_measures() -> str:
 
 # --- parsing names --------------------------------------------------------------------------------
 
-def parse_measure(text: str | Measure) -> Measure:
+def parse_measure(text: str | Measure, families: Sequence[str] | None = None) -> Measure:
     """Parse a measure name (see the module docstring); ValidationError names what is wrong.
+
+    ``families`` limits the measures accepted (exercises take the walkthrough's only).
 
     >>> str(parse_measure("ndcg_cut_10")), str(parse_measure("P(rel=2)@5")), str(parse_measure("nDCG(discount='jk')"))
     ('nDCG@10', 'P(rel=2)@5', "nDCG(discount='jarvelin-kekalainen')")
@@ -464,6 +466,16 @@ def parse_measure(text: str | Measure) -> Measure:
     ...
     irlab.errors.ValidationError: unknown measure 'NDKG@5'; valid measures: P@k, R@k, RR, RR@k, AP, AP@k, nDCG, nDCG@k, Rprec, Success@k, CG, CG@k, DCG, DCG@k, IDCG, IDCG@k, NumQ, NumRet, NumRel, NumRelRet, GMAP, Bpref, IPrec@r, relstring, infAP, GMBpref, utility, 11pt, binG, G, nDCGrel, RnDCG, SetP, SetRelP, SetR, SetAP, SetF, NumNonRelJudgedRet, RBP, RBPresid, Unjudged@k
     """
+    if families is not None:
+        try:
+            measure = parse_measure(text)
+        except ValidationError as error:
+            if not error.message.startswith("unknown measure"):
+                raise
+            measure = None
+        if measure is None or measure.family not in families:
+            raise ValidationError(f"unknown measure {text!r}; valid measures: {valid_measures(families)}")
+        return measure
     if isinstance(text, Measure):
         return text
     if not isinstance(text, str):

@@ -140,18 +140,21 @@ def qrels_from_mapping(qrels: Qrels, name: str = "qrels") -> QrelsTable:
     """``{query: {doc: grade}}`` as a :class:`QrelsTable`, every id and grade checked (negative grades allowed)."""
     if not isinstance(qrels, Mapping):
         raise ValidationError("qrels must map query ids to {doc_id: grade}")
-    queries, docs, grades = [], [], []
+    queries, docs, grades, empty = [], [], [], []
     for query, judged in qrels.items():
         check_item_id(query, path="qrels")
         if not isinstance(judged, Mapping):
             raise ValidationError("the judgments of a query must map doc ids to grades", path=f"qrels[{query!r}]")
+        if not judged:
+            empty.append(query)
         for doc, grade in judged.items():
             queries.append(query)
             docs.append(check_item_id(doc, path=f"qrels[{query!r}]"))
             grades.append(check_grade(grade, path=f"qrels[{query!r}][{doc!r}]", allow_negative=True))
-    if not grades:
+    if not grades and not empty:
         raise ValidationError("the qrels hold no judgments, so no query has both judgments and a ranking")
-    return qrels_table(name, pa.array(queries, pa.string()), pa.array(docs, pa.string()), np.array(grades, np.int64))
+    return qrels_table(name, pa.array(queries, pa.string()), pa.array(docs, pa.string()), np.array(grades, np.int64),
+                       empty_queries=empty)
 
 
 def run_from_mapping(run: Run, name: str = "run", runid: str = "") -> RunTable:

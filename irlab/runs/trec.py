@@ -37,7 +37,7 @@ import math
 import re
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,8 +148,12 @@ def run_table(name: str, queries: pa.Array, docs: pa.Array, scores: np.ndarray, 
 
 
 def qrels_table(name: str, queries: pa.Array, docs: pa.Array, grades: np.ndarray,
-                lines: np.ndarray | None = None) -> QrelsTable:
-    """A :class:`QrelsTable` from unsorted columns; a document judged twice for a query is an error."""
+                lines: np.ndarray | None = None, empty_queries: Sequence[str] = ()) -> QrelsTable:
+    """A :class:`QrelsTable` from unsorted columns; a document judged twice for a query is an error.
+
+    ``empty_queries`` are judged queries without a single judgment (possible in the dict form,
+    not in a file): they are evaluated, and score 0.
+    """
     import pyarrow.compute as pc
 
     order = pc.sort_indices(pa.table({"q": queries, "d": docs}), sort_keys=[("q", "ascending"), ("d", "ascending")])
@@ -159,6 +163,15 @@ def qrels_table(name: str, queries: pa.Array, docs: pa.Array, grades: np.ndarray
     query_index = np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))
     _refuse_twice(query_index, docs, as_numpy(order), lines, name, query_ids,
                   "is judged twice for query {query!r} (lines {lines})")
+    if set(empty_queries) - set(query_ids):
+        ends = dict(zip(query_ids, offsets[1:].tolist()))
+        query_ids = tuple(sorted(set(query_ids) | set(empty_queries)))
+        running = 0
+        bounds = [0]
+        for query in query_ids:  # an empty query's rows start and end where the previous ones end
+            running = ends.get(query, running)
+            bounds.append(running)
+        offsets = np.array(bounds, dtype=np.int64)
     return QrelsTable(name, queries, docs, grades, query_ids, offsets)
 
 
