@@ -9,36 +9,84 @@ per-rank rows, value) and a plain function returning that breakdown's value.
 0.3333333333333333
 >>> irlab.evaluate({"q": {"a": 1}}, {"q": ["b", "a"]}, ["RR", "nDCG@2"])
 {'RR': 0.5, 'nDCG@2': 0.6309297535714575}
+
+
+Names load on first use: ``import irlab`` is cheap, and ``python -m irlab evaluate`` loads only
+what evaluating needs.
 """
 
-from irlab.data.judgments import Judgments
-from irlab.data.rankings import ideal_ranking, rank_by_score
-from irlab.data.scenario import Item, Query, Scenario
-from irlab.errors import ValidationError
-from irlab.explain.breakdown import Breakdown, Column
-from irlab.metrics.average_precision import (average_precision, explain_average_precision,
-                                             explain_mean_average_precision, mean_average_precision)
-from irlab.metrics.confusion import ConfusionCounts, confusion_at_k, explain_confusion_at_k
-from irlab.metrics.conventions import CONVENTIONS, Variant
-from irlab.metrics.curves import Curve, curve
-from irlab.metrics.dcg import (cg_at_k, dcg_at_k, explain_cg_at_k, explain_dcg_at_k, explain_idcg_at_k,
-                               explain_ndcg_at_k, idcg_at_k, ndcg_at_k)
-from irlab.metrics.precision_recall import (explain_precision_at_k, explain_r_precision, explain_recall_at_k,
-                                            explain_success_at_k, precision_at_k, r_precision, recall_at_k,
-                                            success_at_k)
-from irlab.metrics.reciprocal_rank import (explain_mean_reciprocal_rank, explain_reciprocal_rank, mean_reciprocal_rank,
-                                           reciprocal_rank)
-from irlab.metrics.registry import Measure, parse_measure
-from irlab.runs.evaluate import evaluate
+from __future__ import annotations
 
-__all__ = [
-    "Breakdown", "CONVENTIONS", "Column", "ConfusionCounts", "Curve", "Item", "Judgments", "Measure", "Query",
-    "Scenario", "ValidationError", "Variant",
-    "average_precision", "cg_at_k", "confusion_at_k", "curve", "dcg_at_k", "evaluate",
-    "explain_average_precision", "explain_cg_at_k", "explain_confusion_at_k", "explain_dcg_at_k",
-    "explain_idcg_at_k", "explain_mean_average_precision", "explain_mean_reciprocal_rank", "explain_ndcg_at_k",
-    "explain_precision_at_k", "explain_r_precision", "explain_recall_at_k", "explain_reciprocal_rank",
-    "explain_success_at_k", "idcg_at_k", "ideal_ranking", "mean_average_precision", "mean_reciprocal_rank",
-    "ndcg_at_k", "parse_measure", "precision_at_k", "r_precision", "rank_by_score", "recall_at_k",
-    "reciprocal_rank", "success_at_k",
-]
+import importlib
+from typing import Any
+
+_PUBLIC = {
+    "Breakdown": "irlab.explain.breakdown",
+    "CONVENTIONS": "irlab.metrics.conventions",
+    "Column": "irlab.explain.breakdown",
+    "ConfusionCounts": "irlab.metrics.confusion",
+    "Curve": "irlab.metrics.curves",
+    "Item": "irlab.data.scenario",
+    "Judgments": "irlab.data.judgments",
+    "Measure": "irlab.metrics.registry",
+    "Query": "irlab.data.scenario",
+    "Scenario": "irlab.data.scenario",
+    "ValidationError": "irlab.errors",
+    "Variant": "irlab.metrics.conventions",
+    "average_precision": "irlab.metrics.average_precision",
+    "bpref": "irlab.metrics.bpref",
+    "eleven_point": "irlab.metrics.interpolated",
+    "explain_bpref": "irlab.metrics.bpref",
+    "explain_eleven_point": "irlab.metrics.interpolated",
+    "explain_infap": "irlab.metrics.infap",
+    "explain_iprec_at_recall": "irlab.metrics.interpolated",
+    "infap": "irlab.metrics.infap",
+    "iprec_at_recall": "irlab.metrics.interpolated",
+    "read_qrels": "irlab.runs.trec",
+    "read_run": "irlab.runs.trec",
+    "cg_at_k": "irlab.metrics.dcg",
+    "confusion_at_k": "irlab.metrics.confusion",
+    "curve": "irlab.metrics.curves",
+    "dcg_at_k": "irlab.metrics.dcg",
+    "evaluate": "irlab.runs.evaluate",
+    "explain_average_precision": "irlab.metrics.average_precision",
+    "explain_cg_at_k": "irlab.metrics.dcg",
+    "explain_confusion_at_k": "irlab.metrics.confusion",
+    "explain_dcg_at_k": "irlab.metrics.dcg",
+    "explain_idcg_at_k": "irlab.metrics.dcg",
+    "explain_mean_average_precision": "irlab.metrics.average_precision",
+    "explain_mean_reciprocal_rank": "irlab.metrics.reciprocal_rank",
+    "explain_ndcg_at_k": "irlab.metrics.dcg",
+    "explain_precision_at_k": "irlab.metrics.precision_recall",
+    "explain_r_precision": "irlab.metrics.precision_recall",
+    "explain_recall_at_k": "irlab.metrics.precision_recall",
+    "explain_reciprocal_rank": "irlab.metrics.reciprocal_rank",
+    "explain_success_at_k": "irlab.metrics.precision_recall",
+    "idcg_at_k": "irlab.metrics.dcg",
+    "ideal_ranking": "irlab.data.rankings",
+    "mean_average_precision": "irlab.metrics.average_precision",
+    "mean_reciprocal_rank": "irlab.metrics.reciprocal_rank",
+    "ndcg_at_k": "irlab.metrics.dcg",
+    "parse_measure": "irlab.metrics.registry",
+    "precision_at_k": "irlab.metrics.precision_recall",
+    "r_precision": "irlab.metrics.precision_recall",
+    "rank_by_score": "irlab.data.rankings",
+    "recall_at_k": "irlab.metrics.precision_recall",
+    "reciprocal_rank": "irlab.metrics.reciprocal_rank",
+    "success_at_k": "irlab.metrics.precision_recall",
+}
+"""Public name -> the module that defines it; imported on first use (PEP 562)."""
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'irlab' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_PUBLIC])

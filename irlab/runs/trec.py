@@ -123,18 +123,17 @@ def run_table(name: str, queries: pa.Array, docs: pa.Array, scores: np.ndarray, 
     import pyarrow.compute as pc
 
     scores = np.asarray(scores, dtype=np.float64) + 0.0  # -0.0 ties with 0.0, as in C
+    docs, queries = _combined(docs), _combined(queries)  # one chunk: takes from it are 3x faster
     query_ids, offsets = _boundaries(queries)
-    if len(set(query_ids)) != len(query_ids) or list(query_ids) != sorted(query_ids):
-        keys: list = [("q", "ascending"), ("d", "descending")]  # the file is not grouped by query
-        columns = {"q": queries, "d": docs}
-    else:
-        keys = [("q", "ascending"), ("d", "descending")]
-        columns = {"q": as_arrow(np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))), "d": docs}
-    by_doc = pc.sort_indices(pa.table(columns), sort_keys=keys)
-    del columns
+    grouped = len(set(query_ids)) == len(query_ids) and list(query_ids) == sorted(query_ids)
+    by_query = (as_arrow(np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))) if grouped
+                else queries)  # a file not grouped by query sorts by the ids themselves
+    by_doc = pc.sort_indices(pa.table({"q": by_query, "d": docs}), sort_keys=[("q", "ascending"), ("d", "descending")])
+    del by_query
     original_docs = docs
     rows = as_numpy(by_doc)
-    query_ids, offsets = _boundaries(queries.take(by_doc))
+    if not grouped:  # sorting by query moved the rows: find the queries again
+        query_ids, offsets = _boundaries(queries.take(by_doc))
     del queries
     docs, scores = docs.take(by_doc), scores[rows]
     query_index = np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))
@@ -173,6 +172,13 @@ def qrels_table(name: str, queries: pa.Array, docs: pa.Array, grades: np.ndarray
             bounds.append(running)
         offsets = np.array(bounds, dtype=np.int64)
     return QrelsTable(name, queries, docs, grades, query_ids, offsets)
+
+
+def _combined(array: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One contiguous array (the CSV reader gives one chunk per block; combining them is cheap)."""
+    if isinstance(array, pa.ChunkedArray):
+        return array.combine_chunks() if array.num_chunks else pa.array([], array.type)
+    return array
 
 
 def _boundaries(queries: pa.Array) -> tuple[tuple[str, ...], np.ndarray]:
