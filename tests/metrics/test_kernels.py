@@ -107,3 +107,14 @@ def test_kernel_equals_the_explanation(text, case):
         explained = measure.explain(ranking, qrels[query], relevance_level=options["level"]).value
         kernel = values[q] if isinstance(values, list) else values[q].item()
         assert same(kernel, explained), (text, query, ranking, qrels[query], options, kernel, explained)
+
+
+def test_docs_list_every_measure():
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "measures.md").read_text()
+    for name, family in FAMILIES.items():
+        if name != "runid":
+            assert f"`{name}" in docs, f"add {name} to docs/measures.md"
+        for trec in family.trec:
+            assert f"`{trec.name}" in docs, f"add trec_eval's {trec.name} to docs/measures.md"
