@@ -67,11 +67,13 @@ class Breakdown:
         return self._equation(self.measure, self.plugged.text(), "\u2248")
 
     def _equation(self, lhs: str, plugged: str, approx: str) -> str:
-        """``lhs``, the plugged-in formula and the value, joined by ``=`` where exact, ``approx`` where rounded."""
+        """``lhs``, the plugged-in formula and the value, joined by ``=`` where exact, ``approx`` where rounded.
+
+        Only called when :attr:`plugged` is set (the two properties check).
+        """
         shown = format_number(self.value)
-        if plugged == shown:
+        if plugged == shown or self.plugged is None:
             return f"{lhs} = {plugged}"
-        assert self.plugged is not None
         left = "=" if self.plugged.exact else approx
         exact = shows_exactly(self.value) and math.isclose(self.plugged.value(), self.value, rel_tol=0, abs_tol=1e-12)
         return f"{lhs} {left} {plugged} {'=' if exact else approx} {shown}"
