@@ -52,7 +52,6 @@ MAX_FILE_BYTES = 1 << 30
 
 _RUN_FIELDS = "query Q0 doc rank score tag"
 _QRELS_FIELDS = "query iteration doc grade"
-_OTHER_SPACE = (b"\t", b"\r", b"\x0b", b"\x0c")
 
 
 @dataclass(frozen=True)
@@ -321,18 +320,25 @@ def _check_text(data: bytes, name: str, what: str) -> None:
 
 
 def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) -> dict[str, pa.ChunkedArray] | None:
-    """pyarrow's CSV reader on a regular file, or None when the file is irregular or does not parse."""
+    """pyarrow's CSV reader on a regular file, or None when the file is irregular or does not parse.
+
+    Regular: fields joined by single spaces, or by single tabs (many tools write those), lines
+    ended by ``\\n`` or ``\\r\\n``.
+    """
     import pyarrow.compute as pc
     import pyarrow.csv as csv  # imported here: the line reader and the dict API do not need it
 
-    if not _regular(data, len(columns)):
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")  # Windows line ends: one pass, then the same checks
+    delimiter = b"\t" if b"\t" in data and b" " not in data else b" "
+    if not _regular(data, delimiter):
         return None
     wanted = [c for c in columns if c in ("query", "doc") or c in types]
     try:
         table = csv.read_csv(
             pa.BufferReader(data),
             read_options=csv.ReadOptions(column_names=columns, block_size=1 << 20),
-            parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
+            parse_options=csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False, escape_char=False),
             convert_options=csv.ConvertOptions(include_columns=wanted, strings_can_be_null=False,
                                                quoted_strings_can_be_null=False, null_values=[],
                                                column_types={"query": pa.string(), "doc": pa.string(), **types}))
@@ -341,18 +347,19 @@ def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) 
     if any(table[c].null_count for c in wanted):
         return None
     if any(pc.min(pc.binary_length(table[c])).as_py() == 0 for c in ("query", "doc")):
-        return None  # an empty field: a line began with a space
+        return None  # an empty field: a line began with the delimiter
     return {c: table[c] for c in wanted}  # chunked: combining the chunks would copy every column
 
 
-def _regular(data: bytes, fields: int) -> bool:
-    """Whether every line is fields joined by single spaces, with no comment line.
+def _regular(data: bytes, delimiter: bytes = b" ") -> bool:
+    """Whether every line is fields joined by single ``delimiter`` bytes, with no comment line.
 
-    Cheap whole-buffer searches (they run at memory speed): no two spaces together, no other
+    Cheap whole-buffer searches (they run at memory speed): no two delimiters together, no other
     white space, no ``#`` at the start of a line. pyarrow then rejects any line with the wrong
-    number of fields, and a line starting with a space (an empty first field) is found after.
+    number of fields, and a line starting with the delimiter (an empty first field) is found after.
     """
-    if data[:1].isspace() or b"  " in data or any(c in data for c in _OTHER_SPACE):
+    others = tuple(c for c in (b" ", b"\t", b"\r", b"\x0b", b"\x0c") if c != delimiter)
+    if data[:1].isspace() or delimiter * 2 in data or any(c in data for c in others):
         return False
     return b"#" not in data or not (data.startswith(b"#") or b"\n#" in data)
 

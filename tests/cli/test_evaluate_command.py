@@ -140,6 +140,28 @@ def test_gzip_files_and_standard_input(small, capsys, monkeypatch):
     assert status == 0 and out == plain
 
 
+@pytest.mark.parametrize("layout", ["tabs", "crlf", "spaces", "indent", "extra", "shuffled", "exponent"])
+def test_any_white_space_layout_gives_trec_evals_numbers(layout, trec_eval_test, tmp_path, capsys):
+    lines = (trec_eval_test / "results.test").read_text().splitlines()
+    fields = [line.split() for line in lines]
+    changed = {
+        "tabs": ["\t".join(f) for f in fields],
+        "crlf": [line + "\r" for line in lines],
+        "spaces": ["   ".join(f) for f in fields],
+        "indent": ["  " + line + " " for line in lines],
+        "extra": [line + " more fields" for line in lines],
+        "shuffled": sorted(lines, key=lambda line: hash(line) % 997),
+        "exponent": [" ".join([*f[:4], f"{float(f[4]):e}", *f[5:]]) for f in fields],
+    }[layout]
+    run = tmp_path / "run.txt"
+    run.write_text("\n".join(changed) + "\n")
+    status, out, _ = run_cli(["-q", str(trec_eval_test / "qrels.test"), str(run)], capsys)
+    assert status == 0
+    expected = (trec_eval_test / "out.test").read_text().splitlines()
+    summary = [line for line in out.splitlines() if "\tall\t" in line]
+    assert summary == expected
+
+
 def test_help_lists_the_flags_and_every_supported_measure(capsys):
     with pytest.raises(SystemExit):
         main(["evaluate", "--help"])
