@@ -30,11 +30,8 @@ from textwrap import indent
 from irlab.metrics.conventions import variant
 from irlab.metrics.registry import FAMILIES, Measure
 
-BASE_NAMES = {"P": "precision", "R": "recall", "RR": "reciprocal_rank", "AP": "average_precision", "nDCG": "ndcg",
-              "DCG": "dcg", "IDCG": "idcg", "CG": "cg", "Rprec": "r_precision", "Success": "success"}
-"""The Python name of each family's function (a suffix tells variants of one family apart)."""
-
-_DENOMINATOR_TOPIC = {"P": "precision_denominator", "R": "recall_denominator", "AP": "ap_denominator"}
+BASE_NAMES = {name: family.python_name for name, family in FAMILIES.items() if family.python_name}
+"""The Python name of each family's function, from the registry (a suffix tells variants of one family apart)."""
 
 
 @dataclass(frozen=True)
@@ -173,16 +170,17 @@ def _describe(measure: Measure, rel: int) -> str:
     lines = [_SUMMARY[family].format(den=_DENOMINATOR_WORDS.get((family, den), ""))]
     if family in ("P", "R", "RR", "AP", "Rprec", "Success"):
         lines.append(f"A document is relevant when its grade is at least {rel}.")
-    if family in ("nDCG", "DCG", "IDCG", "CG"):
+    takes = FAMILIES[family].param_names
+    if "gain" in takes:
         gain = options.get("gain", "linear")
         lines.append("Gain: " + (variant("gain", gain).description if isinstance(gain, str)
                                  else f"the gain of each grade is {dict(gain)!r} (other grades: the grade itself)."))
-    if family in ("nDCG", "DCG", "IDCG"):
+    if "discount" in takes:
         lines.append("Discount: " + _DISCOUNT_WORDS[options.get("discount", "log2")])
-    if family in ("nDCG", "IDCG"):
+    if "ideal" in takes:
         lines.append("Ideal ranking: " + variant("ideal", options.get("ideal", "judged")).description)
-    if family in _DENOMINATOR_TOPIC and den:
-        lines.append("Denominator: " + variant(_DENOMINATOR_TOPIC[family], den).description)
+    if "denominator" in takes and den:
+        lines.append("Denominator: " + variant(FAMILIES[family].param("denominator").topic, den).description)
     cutoff = FAMILIES[family].cutoff
     args = ["ranking: Document IDs, best first.",
             "ground_truth: {document ID: grade}; documents not listed have grade 0."]

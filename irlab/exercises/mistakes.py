@@ -42,10 +42,8 @@ from dataclasses import dataclass, replace
 from irlab.exercises.model import Exercise, Question
 from irlab.exercises.questions import explain_question
 from irlab.explain.breakdown import Breakdown
-from irlab.metrics.registry import Measure
+from irlab.metrics.registry import FAMILIES, Measure
 
-_GAIN_FAMILIES = ("nDCG", "DCG", "IDCG", "CG")
-_DISCOUNT_FAMILIES = ("nDCG", "DCG", "IDCG")
 _SLACK = 1e-9  # float noise: a value exactly on the tolerance boundary counts as within it
 
 
@@ -81,10 +79,15 @@ def _with(measure: Measure, **options: object) -> Measure:
     return replace(measure, options={**measure.options, **options})
 
 
+def _takes(measure: Measure, param: str) -> bool:
+    """Whether the measure's family takes ``param`` (the registry says)."""
+    return param in FAMILIES[measure.family].param_names
+
+
 def _idcg_from_retrieved(m: Measure) -> Measure | None:
     """Ideal ranking sorted from the ranked items only (scikit-learn, torchmetrics); with
     ``top_k_only``, from the top K only (the items returned at cutoff K)."""
-    if m.family in ("nDCG", "IDCG") and m.options.get("ideal", "judged") == "judged":
+    if _takes(m, "ideal") and m.options.get("ideal", "judged") == "judged":
         return _with(m, ideal="retrieved")
     return None
 
@@ -96,28 +99,28 @@ def _idcg_from_top_k(m: Measure) -> Measure | None:
 
 def _exponential_gain(m: Measure) -> Measure | None:
     """Gain 2^rel - 1 where the grade itself was the gain."""
-    if m.family in _GAIN_FAMILIES and m.options.get("gain", "linear") == "linear":
+    if _takes(m, "gain") and m.options.get("gain", "linear") == "linear":
         return _with(m, gain="exponential")
     return None
 
 
 def _linear_gain(m: Measure) -> Measure | None:
     """The grade as gain where 2^rel - 1 was asked."""
-    if m.family in _GAIN_FAMILIES and m.options.get("gain") == "exponential":
+    if _takes(m, "gain") and m.options.get("gain") == "exponential":
         return _with(m, gain="linear")
     return None
 
 
 def _log2_discount(m: Measure) -> Measure | None:
     """log2(k + 1) at every rank where the original Järvelin–Kekäläinen discount was asked."""
-    if m.family in _DISCOUNT_FAMILIES and m.options.get("discount") == "jarvelin-kekalainen":
+    if _takes(m, "discount") and m.options.get("discount") == "jarvelin-kekalainen":
         return _with(m, discount="log2")
     return None
 
 
 def _jk_discount(m: Measure) -> Measure | None:
     """The original Järvelin–Kekäläinen discount (rank 1 undiscounted, then log2 k) where log2(k + 1) was asked."""
-    if m.family in _DISCOUNT_FAMILIES and m.options.get("discount", "log2") == "log2":
+    if _takes(m, "discount") and m.options.get("discount", "log2") == "log2":
         return _with(m, discount="jarvelin-kekalainen")
     return None
 
@@ -152,7 +155,7 @@ def _recall_over_min_k_r(m: Measure) -> Measure | None:
 
 def _cutoff_ignored(m: Measure) -> Measure | None:
     """The same measure over the whole ranking (families whose cutoff is optional)."""
-    if m.family in ("RR", "AP", "nDCG", "DCG", "CG", "IDCG") and m.cutoff is not None:
+    if FAMILIES[m.family].cutoff == "optional" and m.cutoff is not None:
         return replace(m, cutoff=None)
     return None
 

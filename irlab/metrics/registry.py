@@ -103,6 +103,10 @@ class TrecName:
 class Family:
     """A measure family: names, cutoff, parameters, label, help, definition and kernel.
 
+    ``label`` is what a picker shows, ``short`` a short heading (``Precision@K``), ``help`` one
+    plain sentence on what it measures, ``python_name`` the name of its function in generated
+    notebooks (the families exercises can teach have one).
+
     ``summary`` is how trec_eval's ``all`` line sums it up over queries: ``mean``; ``gmean`` (the
     geometric mean, each value at least 0.00001); ``sum`` (the counts); ``queries`` (how many);
     ``none`` (printed per query only). ``per_query`` is False for what trec_eval prints in the
@@ -122,6 +126,14 @@ class Family:
     kind: str = "float"  # "float", "int" or "text"
     summary: str = "mean"
     per_query: bool = True
+    short: str = ""
+    help: str = ""
+    python_name: str = ""
+
+    @property
+    def short_label(self) -> str:
+        """A short heading (``AP@K``): :attr:`short`, else the name with its cutoff."""
+        return self.short or (self.name if self.cutoff == "none" else f"{self.name}@K")
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -205,7 +217,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            average_precision.explain_average_precision, average_precision.average_precision_kernel,
            cutoff="optional", params=(REL, Param("denominator", "relevant", "what AP divides by",
                                                  topic="ap_denominator")),
-           aliases=("map", "ap"), trec=(TrecName("map"), TrecName("map_cut", cutoffs=_RANK_CUTS))),
+           aliases=("map", "ap"), trec=(TrecName("map"), TrecName("map_cut", cutoffs=_RANK_CUTS)),
+           short="AP@K", help="The precision at each relevant rank k <= K, summed, divided by all relevant documents.", python_name="average_precision"),
     Family("GMAP", "Geometric mean AP", "AP averaged with the geometric mean over queries",
            average_precision.explain_average_precision, average_precision.average_precision_kernel,
            params=(REL,), aliases=("gm_map",), trec=(TrecName("gm_map"),), summary="gmean",
@@ -216,19 +229,22 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
                               check=_positive("mult", 1e3))),
            aliases=("rprec", "r-precision"),
            trec=(TrecName("Rprec"), TrecName("Rprec_mult", cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
-                                             param="mult"))),
+                                             param="mult")),
+           short="R-precision", help="Precision at rank R, where R is the number of relevant documents.", python_name="r_precision"),
     Family("Bpref", "bpref", "binary preference: relevant documents above judged non-relevant ones",
            bpref.explain_bpref, bpref.bpref_kernel, params=(REL,), aliases=("bpref",), trec=(TrecName("bpref"),)),
     Family("RR", "Reciprocal rank (RR; its mean is MRR)", "reciprocal rank",
            reciprocal_rank.explain_reciprocal_rank, reciprocal_rank.reciprocal_rank_kernel, cutoff="optional",
-           params=(REL,), aliases=("recip_rank", "mrr", "rr"), trec=(TrecName("recip_rank"),)),
+           params=(REL,), aliases=("recip_rank", "mrr", "rr"), trec=(TrecName("recip_rank"),),
+           short="Reciprocal rank", help="1 divided by the rank of the first relevant document (0 if there is none).", python_name="reciprocal_rank"),
     Family("IPrec", "Interpolated precision at recall r", "the best precision once recall reaches r",
            interpolated.explain_iprec_at_recall, interpolated.iprec_kernel, cutoff="required", cutoff_kind="recall",
            params=(REL,), aliases=("iprec",), trec=(TrecName("iprec_at_recall", cutoffs=interpolated.ELEVEN_POINTS),)),
     Family("P", "Precision@K", "Precision@k", precision_recall.explain_precision_at_k,
            precision_recall.precision_kernel, cutoff="required",
            params=(REL, Param("denominator", "k", "what P@K divides by", topic="precision_denominator")),
-           aliases=("precision", "p"), trec=(TrecName("P", cutoffs=_RANK_CUTS),)),
+           aliases=("precision", "p"), trec=(TrecName("P", cutoffs=_RANK_CUTS),),
+           short="Precision@K", help="Relevant documents in the top K, divided by K.", python_name="precision"),
     Family("relstring", "Grades of the top N", "the grades of the top N documents as characters",
            judged.explain_relstring, judged.relstring_kernel,
            params=(Param("length", 10, "how many ranks to show", check=_length),),
@@ -238,7 +254,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            params=(REL, Param("denominator", "relevant", "what R@K divides by", topic="recall_denominator")),
            aliases=("recall", "r"),
            trec=(TrecName("recall", cutoffs=_RANK_CUTS),
-                 TrecName("relative_P", cutoffs=_RANK_CUTS, options={"denominator": "min-k-r"}))),
+                 TrecName("relative_P", cutoffs=_RANK_CUTS, options={"denominator": "min-k-r"})),
+           short="Recall@K", help="Relevant documents in the top K, divided by all relevant documents.", python_name="recall"),
     Family("infAP", "Inferred AP", "AP estimated from a sample of judgments", infap.explain_infap, infap.infap_kernel,
            params=(REL,), aliases=("infap",), trec=(TrecName("infAP"),)),
     Family("GMBpref", "Geometric mean bpref", "bpref averaged with the geometric mean over queries",
@@ -262,7 +279,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            gain_averages.explain_g, gain_averages.g_kernel, params=(_LEVEL_GAINS,), trec=(TrecName("G", param="gains"),)),
     Family("nDCG", "nDCG (normalised DCG)", "normalised discounted cumulative gain", dcg.explain_ndcg_at_k,
            dcg.ndcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL), aliases=("ndcg",),
-           trec=(TrecName("ndcg", param="gains"), TrecName("ndcg_cut", cutoffs=_RANK_CUTS))),
+           trec=(TrecName("ndcg", param="gains"), TrecName("ndcg_cut", cutoffs=_RANK_CUTS)),
+           short="nDCG@K", help="DCG@K divided by the DCG@K of the ideal order.", python_name="ndcg"),
     Family("nDCGrel", "nDCG at relevant documents", "nDCG averaged at each relevant document (experimental)",
            gain_averages.explain_ndcg_rel, gain_averages.ndcg_rel_kernel, params=(_LEVEL_GAINS,),
            aliases=("ndcg_rel",), trec=(TrecName("ndcg_rel", param="gains"),)),
@@ -271,7 +289,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            aliases=("rndcg",), trec=(TrecName("Rndcg", param="gains"),)),
     Family("Success", "Success@K (a hit in the top K)", "success (hit) at k", precision_recall.explain_success_at_k,
            precision_recall.success_kernel, cutoff="required", params=(REL,), aliases=("success",),
-           trec=(TrecName("success", cutoffs=(1, 5, 10)),)),
+           trec=(TrecName("success", cutoffs=(1, 5, 10)),),
+           short="Success@K", help="1 when a relevant document is in the top K, else 0.", python_name="success"),
     Family("SetP", "Set precision", "relevant retrieved / retrieved", set_measures.explain_set_precision,
            set_measures.set_precision_kernel, params=(REL,), aliases=("set_p",), trec=(TrecName("set_P"),)),
     Family("SetRelP", "Relative set precision", "relevant retrieved / min(retrieved, R)",
@@ -297,11 +316,14 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("Unjudged", "Unjudged@K", "the share of the top K without a judgment", judged.explain_unjudged_at_k,
            judged.unjudged_kernel, cutoff="required", aliases=("unj",), trec=(TrecName("unj", cutoffs=(5, 10, 20)),)),
     Family("CG", "CG (cumulative gain)", "cumulative gain", dcg.explain_cg_at_k, dcg.cg_kernel, cutoff="optional",
-           params=(_GAIN, _GAINS)),
+           params=(_GAIN, _GAINS),
+           short="CG@K", help="The grades (gains) of the top K, summed.", python_name="cg"),
     Family("DCG", "DCG", "discounted cumulative gain", dcg.explain_dcg_at_k, dcg.dcg_kernel, cutoff="optional",
-           params=_GAIN_PARAMS),
+           params=_GAIN_PARAMS,
+           short="DCG@K", help="Each gain in the top K divided by log2(rank + 1), summed.", python_name="dcg"),
     Family("IDCG", "IDCG (DCG of the ideal ranking)", "ideal discounted cumulative gain", dcg.explain_idcg_at_k,
-           dcg.idcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL)),
+           dcg.idcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL),
+           short="IDCG@K", help="The DCG@K of the ideal order: the best DCG@K possible.", python_name="idcg"),
 )}
 """Every measure family, in trec_eval's print order (IR Lab's own families last)."""
 

@@ -30,7 +30,7 @@ from irlab.errors import ValidationError
 from irlab.exercises.answers import parse_answer
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.registry import FAMILIES, parse_measure
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CATS_IN_BOXES, WHITE_CAT_IN_A_BOX
 
 
@@ -45,16 +45,21 @@ class QuizMetric:
     hint: str
 
 
-METRICS: dict[str, QuizMetric] = {m.key: m for m in (
-    QuizMetric("P", "Precision@K", True, False, "Relevant pictures in the top K, divided by K."),
-    QuizMetric("R", "Recall@K", True, False, "Relevant pictures in the top K, divided by all relevant pictures."),
-    QuizMetric("RR", "Reciprocal rank", False, False, "1 divided by the rank of the first relevant picture."),
-    QuizMetric("AP", "AP@K", True, False,
-               "The precision at each relevant rank k <= K, summed, divided by all relevant pictures."),
-    QuizMetric("DCG", "DCG@K (graded)", True, True, "Each grade in the top K divided by log2(rank + 1), summed."),
-    QuizMetric("nDCG", "nDCG@K (graded)", True, True, "DCG@K divided by the DCG@K of the ideal order."),
-)}
-"""The quiz's metrics, in the order offered."""
+ASKED_WITH_K = {"P": True, "R": True, "RR": False, "AP": True, "DCG": True, "nDCG": True}
+"""The families the quiz asks about, in the order offered, and whether a question sets K."""
+
+
+def _quiz_metric(family: str, uses_k: bool) -> QuizMetric:
+    """A quiz metric from the measure registry: its short label, whether it is graded, its help text."""
+    definition = FAMILIES[family]
+    graded = not definition.binary
+    label = definition.short_label + (" (graded)" if graded else "")
+    return QuizMetric(family, label, uses_k, graded, definition.help.replace("documents", "pictures")
+                      .replace("document", "picture"))
+
+
+METRICS: dict[str, QuizMetric] = {key: _quiz_metric(key, uses_k) for key, uses_k in ASKED_WITH_K.items()}
+"""The quiz's metrics, in the order offered (labels and help from the measure registry)."""
 
 TOLERANCES = (0.005, 0.02, 0.05)
 """How close a prediction must be to count: exact to two decimals, or a good estimate."""
