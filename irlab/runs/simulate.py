@@ -3,10 +3,12 @@
 Used for the runs page's sample collection (so it is never empty, and clearly labelled as
 simulated) and for the engine's benchmark (a million run lines in a few seconds). Nothing here
 is real data: each topic has a pool of candidate documents with hidden grades 0-3; a system
-scores each candidate as ``quality × grade + noise``, rounded to one decimal so that ties
+scores each candidate as ``quality × grade + shared noise + own noise``, rounded to one decimal so that ties
 happen as they do in real runs; the judgments cover the top of every system plus a random
 sample, like a TREC pool, so some retrieved documents are unjudged and some judged relevant
-documents are never retrieved. A few topics have no relevant document at all.
+documents are never retrieved. A few topics have no relevant document at all. The shared noise
+(what every system finds misleading about a document) makes systems agree on hard topics, as
+real systems do, so paired tests have something to pair.
 
 >>> collection = simulate(topics=3, systems={"good": 2.0, "poor": 0.3}, depth=5, seed=1)
 >>> sorted(collection.runs), len(collection.qrels_lines()) > 0, collection.run_lines("good")[0].split()[:2]
@@ -22,8 +24,14 @@ import numpy as np
 
 from irlab.errors import ValidationError
 
-SAMPLE_SYSTEMS = {"bm25-tuned": 2.2, "bm25": 1.3, "tfidf-baseline": 0.6}
-"""The runs page's sample: three systems of clearly different quality."""
+SAMPLE_SYSTEMS = {"bm25-tuned": 0.72, "bm25": 0.7, "tfidf-baseline": 0.3}
+"""The runs page's sample: two close systems (a tuned one barely ahead) and a clearly weaker baseline,
+so that comparing them shows both a significant and a not-significant difference."""
+
+SHARED_NOISE = 1.2
+"""Spread of the noise every system adds to a document's score (its misleading look)."""
+OWN_NOISE = 1.0
+"""Spread of each system's own noise."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,7 @@ class Collection:
 
 
 def simulate(*, topics: int = 50, systems: Mapping[str, float] = SAMPLE_SYSTEMS, depth: int = 100,
-             judged: int | None = None, seed: int = 7) -> Collection:
+             judged: int | None = None, seed: int = 3) -> Collection:
     """A simulated collection: ``topics`` topics (ids from 401), each system ranking ``depth`` documents.
 
     ``judged`` documents per topic (default: about a tenth more than ``depth``, at most 100)
@@ -67,8 +75,9 @@ def simulate(*, topics: int = 50, systems: Mapping[str, float] = SAMPLE_SYSTEMS,
         grades = np.zeros(pool, dtype=np.int64) if no_relevant else \
             rng.choice(4, size=pool, p=[0.82, 0.09, 0.06, 0.03])
         tops = []
+        shared = rng.normal(0.0, SHARED_NOISE, pool)
         for name, quality in systems.items():
-            scores = np.round(quality * grades + rng.normal(0.0, 1.0, pool) + 10.0, 1)
+            scores = np.round(quality * grades + shared + rng.normal(0.0, OWN_NOISE, pool) + 10.0, 1)
             order = np.argsort(-scores, kind="stable")[:depth]
             rankings[name][topic] = (np.array([f"doc{d:07d}" for d in candidates[order]]), scores[order])
             tops.extend(order[:20].tolist())

@@ -33,6 +33,7 @@ irlab.errors.ValidationError: qrels.txt:1: the grade must be a whole number (tre
 from __future__ import annotations
 
 import gzip
+import io
 import math
 import re
 import sys
@@ -264,6 +265,52 @@ def read_qrels_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> QrelsTa
     columns = _qrels_columns(data, str(path))
     del data
     return qrels_table(str(path), *columns)
+
+
+def unpack(data: bytes, name: str, *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """Bytes already in memory (an upload), decompressed when gzip, at most ``limit`` after decompression.
+
+    >>> unpack(gzip.compress(b"q1 0 d1 1\\n"), "qrels.gz")
+    b'q1 0 d1 1\\n'
+    >>> unpack(gzip.compress(b"x" * 2000), "big.gz", limit=1000)
+    Traceback (most recent call last):
+    ...
+    irlab.errors.ValidationError: big.gz: the file unpacks to more than the 1,000 bytes IR Lab reads
+    """
+    if bytes(data[:2]) == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+                out = unzipped.read(limit + 1)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValidationError(f"not a readable gzip file ({error})", path=name) from None
+        return _checked_size(out, name, limit, unpacked=True)
+    return _checked_size(data, name, limit)
+
+
+def sniff(data: bytes) -> str | None:
+    """What a file looks like from its first line with content: ``"run"``, ``"qrels"`` or None.
+
+    A run line has at least six fields, its score a number; a qrels line exactly four, its
+    grade a whole number. Used to name the mistake when a qrels file is given as a run (or the
+    reverse) before any parsing error would say something less helpful.
+
+    >>> sniff(b"# made by bm25\\n401 Q0 doc7 1 12.5 bm25\\n"), sniff(b"401 0 doc7 2\\n"), sniff(b"hello\\n")
+    ('run', 'qrels', None)
+    """
+    for line in bytes(data[:1 << 16]).splitlines():
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        try:
+            if len(fields) >= 6:
+                float(fields[4])
+                return "run"
+            if len(fields) == 4 and _whole_number(fields[3].decode("utf-8", "replace")) is not None:
+                return "qrels"
+        except ValueError:
+            return None
+        return None
+    return None
 
 
 # --- parsing -----------------------------------------------------------------------------------

@@ -1,0 +1,361 @@
+"""What the runs page holds and asks: a qrels file, runs, and their numbers, explanations and comparisons.
+
+A :class:`Workspace` is one student's loaded files (or the simulated sample collection). It
+answers the page's questions with the batch engine (:mod:`irlab.runs.evaluate`), so every number
+is trec_eval's, and explains one query with the measure's readable definition, whose value is
+the same number (the tests check both). Nothing here knows Streamlit; the page keeps a workspace
+in the session and draws what it returns.
+
+Memory: a run of a million lines costs about 40 MB as columns, plus its join with the qrels
+(one per run and options, the last :data:`MAX_JOINS` kept); per-measure values are kept for the
+last :data:`MAX_CACHED` questions, each a few kilobytes.
+
+>>> ws = Workspace.sample()
+>>> ws.run_names
+('bm25-tuned', 'bm25', 'tfidf-baseline')
+>>> row = ws.summary(["AP", "P@10"])[0]
+>>> row["run"], round(row["AP"], 4), round(row["P@10"], 4)
+('bm25-tuned', 0.3259, 0.424)
+>>> view = ws.explain("bm25", "401", "AP")
+>>> view.value == view.breakdown.value, view.measure_label
+(True, 'AP')
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from irlab.errors import ValidationError
+from irlab.explain.breakdown import Breakdown
+from irlab.metrics.registry import Measure, parse_measure
+from irlab.runs.compare import Comparison, compare, compare_pairs
+from irlab.runs.evaluate import summarise
+from irlab.runs.judge import PLACEHOLDER, JudgedRun, judge
+from irlab.runs.simulate import simulate
+from irlab.runs.trec import (QrelsTable, RunTable, parse_qrels, parse_run, qrels_table, run_table, sniff, unpack,
+                             _qrels_columns, _run_columns)
+
+DEFAULT_MEASURES = ("AP", "P@10", "nDCG@10", "RR", "R@100", "Bpref")
+"""The summary's columns until the student picks others (trec_eval's map, P_10, ndcg_cut_10, recip_rank,
+recall_100, bpref)."""
+MAX_CACHED = 64
+"""Per-query value arrays kept (each one value per query)."""
+MAX_JOINS = 4
+"""Runs joined with the qrels kept at once (each about 16 bytes per run line)."""
+MAX_RANK_ROWS = 100
+"""Ranks shown in a query's rank-by-rank table."""
+SAMPLE_LABEL = "Sample collection (simulated: 50 topics, 3 systems, graded judgments 0-3)"
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Options:
+    """trec_eval's options the page offers: ``-l`` (relevance level) and ``-c`` (count missing queries as 0)."""
+
+    relevance_level: int = 1
+    complete: bool = False
+
+
+@dataclass(frozen=True)
+class RankedDoc:
+    """One row of a run's ranking for a query: its rank, doc id, score and grade (None: not judged)."""
+
+    rank: int
+    doc: str
+    score: float
+    grade: int | None
+
+
+@dataclass(frozen=True)
+class QueryView:
+    """One run, one query, one measure: the value, its breakdown, the ranking, what it missed and the ideal.
+
+    ``value`` is the batch engine's (trec_eval's) value; ``breakdown.value`` is the readable
+    definition's, equal to it. ``ranking`` is what the measure sees (after ``-c``'s placeholder
+    for a query the run misses, which shows as no row); ``missed`` the relevant judged documents the
+    run never retrieved (why recall stays below 1); ``ideal`` the judged documents best first, the
+    ranking IDCG scores.
+    """
+
+    run: str
+    query: str
+    measure: Measure
+    value: float | int | str
+    breakdown: Breakdown
+    ranking: tuple[RankedDoc, ...]
+    missed: tuple[tuple[str, int], ...]
+    ideal: tuple[tuple[str, int], ...]
+    num_rel: int
+    retrieved: int
+    relevance_level: int
+
+    @property
+    def measure_label(self) -> str:
+        return str(self.measure)
+
+    @property
+    def k(self) -> int | None:
+        """The measure's cutoff, when it has one."""
+        return self.measure.cutoff if isinstance(self.measure.cutoff, int) else None
+
+
+def measure_at(measure: str | Measure, k: int | None) -> Measure:
+    """``measure`` with cutoff ``k`` when its family takes a rank cutoff (else unchanged).
+
+    >>> str(measure_at("nDCG@10", 5)), str(measure_at("AP", 5)), str(measure_at("Bpref", 5))
+    ('nDCG@5', 'AP@5', 'Bpref')
+    """
+    parsed = parse_measure(measure)
+    if k is None or parsed.definition.cutoff == "none" or parsed.definition.cutoff_kind != "rank":
+        return parsed
+    return replace(parsed, cutoff=int(k), trec_label=None)
+
+
+def read_upload(data: bytes, name: str, kind: str, *, limit: int, progress: Progress | None = None) -> RunTable | QrelsTable:
+    """An uploaded qrels or run file as columns, checked: the kind it looks like, its size, every line.
+
+    A qrels file given as a run (or the reverse) is named as such; other problems name the file
+    and line (:mod:`irlab.runs.trec`).
+    """
+    say = progress or (lambda message: None)
+    say(f"Unpacking {name}" if bytes(data[:2]) == b"\x1f\x8b" else f"Checking {name}")
+    data = unpack(data, name, limit=limit)
+    looks = sniff(data)
+    other = {"run": "qrels", "qrels": "run"}[kind]
+    if looks == other:
+        slot = "Qrels" if other == "qrels" else "Runs"
+        raise ValidationError(f"this looks like a {other} file ({'query iteration doc grade' if other == 'qrels' else 'query Q0 doc rank score tag'}), "
+                              f"not a {kind} file; put it under {slot}", path=name)
+    say(f"Reading {name} ({len(data) / 2**20:,.1f} MB)")
+    if kind == "run":
+        columns = _run_columns(data, name)
+        del data
+        say(f"Ranking {len(columns[2]):,} lines of {name} as trec_eval does")
+        return run_table(name, *columns)
+    columns = _qrels_columns(data, name)
+    del data
+    return qrels_table(name, *columns)
+
+
+class Workspace:
+    """A qrels table and named runs, with cached evaluations (see the module)."""
+
+    def __init__(self, qrels: QrelsTable | None, runs: dict[str, RunTable] | None = None, *, source: str = "files",
+                 label: str = "") -> None:
+        self.qrels = qrels
+        self.runs: dict[str, RunTable] = dict(runs or {})
+        self.source = source
+        self.label = label
+        self._joins: OrderedDict[tuple, JudgedRun] = OrderedDict()
+        self._values: OrderedDict[tuple, np.ndarray | list[str]] = OrderedDict()
+        self._comparisons: OrderedDict[tuple, object] = OrderedDict()
+
+    # --- building ------------------------------------------------------------------------------
+
+    @classmethod
+    def sample(cls) -> Workspace:
+        """The bundled simulated collection (generated from a seed, not shipped as data)."""
+        collection = simulate()
+        qrels = parse_qrels("\n".join(collection.qrels_lines()).encode(), "sample-qrels.txt")
+        runs = {name: parse_run("\n".join(collection.run_lines(name)).encode(), name) for name in collection.runs}
+        return cls(qrels, runs, source="sample", label=SAMPLE_LABEL)
+
+    def with_qrels(self, qrels: QrelsTable) -> Workspace:
+        """The same runs against new qrels (every cached number is dropped)."""
+        return Workspace(qrels, self.runs, source="files")
+
+    def with_run(self, name: str, run: RunTable) -> Workspace:
+        """This workspace with one more run (a name already taken gets a number)."""
+        unique, n = name, 2
+        while unique in self.runs:
+            unique, n = f"{name} ({n})", n + 1
+        grown = Workspace(self.qrels, {**self.runs, unique: run}, source="files")
+        grown._joins, grown._values, grown._comparisons = self._joins, self._values, OrderedDict()
+        return grown
+
+    def without_runs(self, names: Iterable[str]) -> Workspace:
+        """This workspace without the runs ``names``."""
+        drop = set(names)
+        return Workspace(self.qrels, {n: r for n, r in self.runs.items() if n not in drop}, source=self.source,
+                         label=self.label)
+
+    # --- questions -----------------------------------------------------------------------------
+
+    @property
+    def run_names(self) -> tuple[str, ...]:
+        return tuple(self.runs)
+
+    def overlapping(self, name: str) -> bool:
+        """Whether run ``name`` ranks at least one judged query."""
+        if self.qrels is None:
+            return False
+        return not set(self.runs[name].query_ids).isdisjoint(self.qrels.query_ids)
+
+    def usable_runs(self) -> tuple[str, ...]:
+        """The runs that share a query with the qrels (the others cannot be evaluated)."""
+        return tuple(name for name in self.runs if self.overlapping(name))
+
+    def judged(self, run: str, options: Options = Options()) -> JudgedRun:
+        """Run ``run`` joined with the qrels under ``options`` (cached)."""
+        if self.qrels is None:
+            raise ValidationError("load a qrels file first")
+        key = (run, options.complete)
+        if key not in self._joins:
+            self._joins[key] = judge(self.qrels, self.runs[run], complete=options.complete)
+            while len(self._joins) > MAX_JOINS:
+                self._joins.popitem(last=False)
+        self._joins.move_to_end(key)
+        return self._joins[key]
+
+    def values(self, run: str, measure: str | Measure, options: Options = Options()) -> np.ndarray | list[str]:
+        """``measure`` for every evaluated query of ``run`` (trec_eval's order), by the fast kernel (cached)."""
+        parsed = parse_measure(measure)
+        key = (run, str(parsed), options)
+        if key not in self._values:
+            judged = self.judged(run, options)
+            self._values[key] = parsed.compute_all(judged.rankings, relevance_level=options.relevance_level)
+            while len(self._values) > MAX_CACHED:
+                self._values.popitem(last=False)
+        self._values.move_to_end(key)
+        return self._values[key]
+
+    def mean(self, run: str, measure: str | Measure, options: Options = Options()) -> float | int | str | None:
+        """trec_eval's ``all`` value of ``measure`` for ``run``."""
+        parsed = parse_measure(measure)
+        return summarise(parsed, self.values(run, parsed, options), self.judged(run, options),
+                         relevance_level=options.relevance_level)
+
+    def summary(self, measures: Sequence[str], options: Options = Options()) -> list[dict]:
+        """One row per usable run: its name, run id, number of queries and each measure's ``all`` value."""
+        rows = []
+        for name in self.usable_runs():
+            row = {"run": name, "runid": self.runs[name].runid, "queries": len(self.judged(name, options).queries)}
+            row.update({measure: self.mean(name, measure, options) for measure in measures})
+            rows.append(row)
+        return rows
+
+    def queries(self, runs: Sequence[str], options: Options = Options()) -> tuple[str, ...]:
+        """The queries evaluated for every one of ``runs`` (trec_eval's order)."""
+        if not runs:
+            return ()
+        common = set(self.judged(runs[0], options).queries)
+        for run in runs[1:]:
+            common &= set(self.judged(run, options).queries)
+        return tuple(q for q in self.judged(runs[0], options).queries if q in common)
+
+    def per_query(self, measure: str, runs: Sequence[str], options: Options = Options()) -> list[dict]:
+        """A row per query evaluated for any of ``runs``: each run's value (None where not evaluated).
+
+        With exactly two runs, ``difference`` is the second minus the first.
+        """
+        parsed = parse_measure(measure)
+        columns = {run: dict(zip(self.judged(run, options).queries, _floats(self.values(run, parsed, options))))
+                   for run in runs}
+        order = list(dict.fromkeys(q for run in runs for q in self.judged(run, options).queries))
+        order.sort(key=_query_key)
+        rows = []
+        for query in order:
+            row = {"query": query, **{run: columns[run].get(query) for run in runs}}
+            if len(runs) == 2:
+                a, b = row[runs[0]], row[runs[1]]
+                row["difference"] = None if a is None or b is None else b - a
+            rows.append(row)
+        return rows
+
+    def compare(self, run_a: str, run_b: str, measure: str, options: Options = Options()) -> Comparison:
+        """Run B against run A on the queries both are evaluated on (see :mod:`irlab.runs.compare`)."""
+        if run_a == run_b:
+            raise ValidationError("pick two different runs to compare")
+        key = ("pair", run_a, run_b, str(parse_measure(measure)), options)
+        if key not in self._comparisons:
+            queries = self.queries([run_a, run_b], options)
+            a, b = (self._aligned(run, measure, queries, options) for run in (run_a, run_b))
+            self._comparisons[key] = compare(a, b, queries, measure=measure, run_a=run_a, run_b=run_b)
+            self._trim_comparisons()
+        return self._comparisons[key]
+
+    def compare_all(self, runs: Sequence[str], measure: str, options: Options = Options()) -> list[tuple[Comparison, float]]:
+        """Every pair of ``runs`` with Holm-adjusted randomisation p-values (the queries all of them share)."""
+        key = ("all", tuple(runs), str(parse_measure(measure)), options)
+        if key not in self._comparisons:
+            queries = self.queries(list(runs), options)
+            values = {run: self._aligned(run, measure, queries, options) for run in runs}
+            self._comparisons[key] = compare_pairs(values, queries, measure=measure)
+            self._trim_comparisons()
+        return self._comparisons[key]
+
+    def explain(self, run: str, query: str, measure: str | Measure, options: Options = Options(), *,
+                order: Sequence[str] | None = None) -> QueryView:
+        """Explain ``measure`` for ``run`` on ``query``; ``order`` reorders the top of the ranking ("what if").
+
+        ``order`` lists doc ids of the ranking's top in a new order; the rest keeps its place. With it,
+        ``value`` is the readable definition's value on the new ranking.
+        """
+        parsed = parse_measure(measure)
+        judged = self.judged(run, options)
+        if query not in judged.queries:
+            raise ValidationError(f"query {query!r} is not evaluated for {run}: it has no judgments"
+                                  + ("" if options.complete else " or the run does not rank it"))
+        evaluated = judged.evaluated_ranking(query)
+        judgments = judged.judgments(query)
+        ranking = list(evaluated)
+        if order is not None:
+            top = [doc for doc in dict.fromkeys(order) if doc in set(ranking)]
+            ranking = top + [doc for doc in ranking if doc not in set(top)]
+        breakdown = parsed.explain(ranking, judgments, relevance_level=options.relevance_level)
+        if order is None:
+            q = judged.queries.index(query)
+            value = _floats(self.values(run, parsed, options))[q]
+        else:
+            value = breakdown.value
+        level = parsed.relevance_level if parsed.relevance_level is not None else options.relevance_level
+        return QueryView(run, query, parsed, value, breakdown, self._ranked(judged, query, ranking, judgments),
+                         _missed(judgments, set(evaluated), level), _ideal(judgments),
+                         sum(1 for g in judgments.values() if g >= level), len(judged.ranking(query)), level)
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _aligned(self, run: str, measure: str, queries: Sequence[str], options: Options) -> np.ndarray:
+        judged = self.judged(run, options)
+        index = {q: i for i, q in enumerate(judged.queries)}
+        values = np.asarray(self.values(run, measure, options), dtype=np.float64)
+        return values[[index[q] for q in queries]] if len(queries) else np.array([])
+
+    def _trim_comparisons(self) -> None:
+        while len(self._comparisons) > MAX_CACHED:
+            self._comparisons.popitem(last=False)
+
+    @staticmethod
+    def _ranked(judged: JudgedRun, query: str, ranking: Sequence[str], judgments: dict[str, int]) -> tuple[RankedDoc, ...]:
+        q = judged.queries.index(query)
+        rows = judged.rows[judged.rankings.offsets[q]:judged.rankings.offsets[q + 1]]
+        scores = {}
+        real = rows[rows != PLACEHOLDER]
+        if len(real):
+            scores = dict(zip(judged.ranking(query), judged.run.scores[real].tolist()))
+        return tuple(RankedDoc(rank, doc, scores.get(doc, float("nan")), judgments.get(doc))
+                     for rank, doc in enumerate(ranking, start=1) if doc in scores)
+
+
+def _missed(judgments: dict[str, int], retrieved: set[str], level: int) -> tuple[tuple[str, int], ...]:
+    missed = [(doc, grade) for doc, grade in judgments.items() if grade >= level and doc not in retrieved]
+    return tuple(sorted(missed, key=lambda pair: (-pair[1], pair[0])))
+
+
+def _ideal(judgments: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    positive = [(doc, grade) for doc, grade in judgments.items() if grade > 0]
+    return tuple(sorted(positive, key=lambda pair: (-pair[1], pair[0])))
+
+
+def _floats(values: np.ndarray | list[str]) -> list:
+    return values if isinstance(values, list) else values.tolist()
+
+
+def _query_key(query: str) -> tuple:
+    """Numeric query ids in numeric order (TREC topics are numbers), others after them by text."""
+    return (0, int(query), "") if query.isascii() and query.isdigit() else (1, 0, query)
