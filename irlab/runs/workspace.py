@@ -33,7 +33,7 @@ from irlab.errors import ValidationError
 from irlab.explain.breakdown import Breakdown
 from irlab.metrics.registry import Measure, parse_measure
 from irlab.runs.compare import Comparison, compare, compare_pairs
-from irlab.runs.evaluate import summarise
+from irlab.runs.evaluate import Evaluation, summarise
 from irlab.runs.judge import PLACEHOLDER, JudgedRun, judge
 from irlab.runs.simulate import simulate
 from irlab.runs.trec import (QrelsTable, RunTable, parse_qrels, parse_run, qrels_table, run_table, sniff, unpack,
@@ -238,6 +238,13 @@ class Workspace:
             row.update({measure: self.mean(name, measure, options) for measure in measures})
             rows.append(row)
         return rows
+
+    def evaluation(self, run: str, measures: Sequence[str], options: Options = Options()) -> Evaluation:
+        """``run``'s values for ``measures`` as an :class:`~irlab.runs.evaluate.Evaluation` (for the reports)."""
+        parsed = {name: parse_measure(name) for name in measures}
+        return Evaluation(self.judged(run, options), parsed,
+                          {name: self.values(run, m, options) for name, m in parsed.items()},
+                          {name: self.mean(run, m, options) for name, m in parsed.items()})
 
     def queries(self, runs: Sequence[str], options: Options = Options()) -> tuple[str, ...]:
         """The queries evaluated for every one of ``runs`` (trec_eval's order)."""

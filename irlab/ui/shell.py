@@ -35,6 +35,9 @@ def app_pages() -> dict[str, list]:
                     icon=":material/construction:"),
             st.Page("pages/practise.py", title="Practise", url_path="practise", icon=":material/school:"),
         ],
+        "Your own system": [
+            st.Page("pages/runs.py", title="Your runs", url_path="runs", icon=":material/query_stats:"),
+        ],
     }
 
 

@@ -33,6 +33,7 @@ PAGES = {
     "conventions": "pages/06_conventions.py",
     "build": "pages/build.py",
     "practise": "pages/practise.py",
+    "runs": "pages/runs.py",
 }
 """URL path of each page -> its script, as AppTest switches to it."""
 
