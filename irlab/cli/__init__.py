@@ -23,13 +23,14 @@ EXIT_INTERNAL = 3
 """Exit status when IR Lab itself fails (bad input is 2)."""
 from irlab.errors import ValidationError
 
-COMMANDS = {"evaluate": "irlab.cli.evaluate", "exercise": "irlab.cli.exercise"}
+COMMANDS = {"evaluate": "irlab.cli.evaluate", "compare": "irlab.cli.compare", "exercise": "irlab.cli.exercise"}
 """Command name -> the module that implements it, in the order ``--help`` lists them."""
 
 EPILOG = """\
 examples:
   python -m irlab evaluate qrels.txt run.txt            (trec_eval's output, same numbers)
   python -m irlab evaluate --help                       (flags and measures)
+  python -m irlab compare qrels.txt runA.txt runB.txt   (paired tests, topic by topic)
   python -m irlab exercise validate course/week3.json
   python -m irlab exercise --help
 """

@@ -116,11 +116,13 @@ def measure_at(measure: str | Measure, k: int | None) -> Measure:
     return replace(parsed, cutoff=int(k), trec_label=None)
 
 
-def read_upload(data: bytes, name: str, kind: str, *, limit: int, progress: Progress | None = None) -> RunTable | QrelsTable:
+def read_upload(data: bytes, name: str, kind: str, *, limit: int, progress: Progress | None = None,
+                mixed_up: str = "") -> RunTable | QrelsTable:
     """An uploaded qrels or run file as columns, checked: the kind it looks like, its size, every line.
 
     A qrels file given as a run (or the reverse) is named as such; other problems name the file
-    and line (:mod:`irlab.runs.trec`).
+    and line (:mod:`irlab.runs.trec`). ``mixed_up`` is added to the message of a file of the other kind
+    (where it belongs: the page names its upload box, the command line the order of the files).
     """
     say = progress or (lambda message: None)
     say(f"Unpacking {name}" if bytes(data[:2]) == b"\x1f\x8b" else f"Checking {name}")
@@ -128,9 +130,8 @@ def read_upload(data: bytes, name: str, kind: str, *, limit: int, progress: Prog
     looks = sniff(data)
     other = {"run": "qrels", "qrels": "run"}[kind]
     if looks == other:
-        slot = "Qrels" if other == "qrels" else "Runs"
-        raise ValidationError(f"this looks like a {other} file ({'query iteration doc grade' if other == 'qrels' else 'query Q0 doc rank score tag'}), "
-                              f"not a {kind} file; put it under {slot}", path=name)
+        fields = "query iteration doc grade" if other == "qrels" else "query Q0 doc rank score tag"
+        raise ValidationError(f"this looks like a {other} file ({fields}), not a {kind} file{mixed_up}", path=name)
     say(f"Reading {name} ({len(data) / 2**20:,.1f} MB)")
     if kind == "run":
         columns = _run_columns(data, name)

@@ -107,6 +107,7 @@ def _read(uploaded, kind: str):
     with st.status(f"Reading {uploaded.name} ({uploaded.size / 2**20:,.1f} MB)…", expanded=False) as status:
         try:
             table = read_upload(uploaded.getvalue(), uploaded.name, kind, limit=MAX_UPLOAD_MB << 20,
+                                mixed_up=f"; put it under {'Runs' if kind == 'qrels' else 'Qrels'}",
                                 progress=lambda message: status.update(label=message + "…"))
         except ValidationError as error:
             status.update(label=f"Could not read {uploaded.name}", state="error")
