@@ -181,9 +181,14 @@ class Workspace:
 
     def without_runs(self, names: Iterable[str]) -> Workspace:
         """This workspace without the runs ``names``."""
-        drop = set(names)
-        return Workspace(self.qrels, {n: r for n, r in self.runs.items() if n not in drop}, source=self.source,
+        drop = set(names) & set(self.runs)
+        if not drop:
+            return self
+        kept = Workspace(self.qrels, {n: r for n, r in self.runs.items() if n not in drop}, source=self.source,
                          label=self.label)
+        kept._joins = OrderedDict((k, v) for k, v in self._joins.items() if k[0] not in drop)
+        kept._values = OrderedDict((k, v) for k, v in self._values.items() if k[0] not in drop)
+        return kept
 
     # --- questions -----------------------------------------------------------------------------
 

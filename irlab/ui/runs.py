@@ -72,6 +72,10 @@ def _adopt_link() -> None:
             notices.append(f"The link's measure is not one IR Lab knows ({error.message}); it was ignored.")
     if view.k is not None:
         st.session_state[_KEY + "link.k"] = view.k
+    if view.a is not None or view.b is not None:
+        st.session_state[_KEY + "w.tab"] = "Compare runs"
+    elif view.query is not None or view.run is not None:
+        st.session_state[_KEY + "w.tab"] = "Per query"
 
 
 def _from_link(name: str, options: Sequence[str]) -> str | None:
@@ -147,10 +151,12 @@ def _uploads() -> list[str]:
         if _failed(done, "qrels", qrels_file.file_id):
             kept = f" The qrels loaded before ({workspace.qrels.name}) are still used." if workspace.qrels else ""
             problems.append(done[key][1] + kept)
-    present = set()
+    present = {("run", uploaded.file_id) for uploaded in run_files or []}
+    gone = [key for key in done if key[0] == "run" and key not in present]
+    removed = [done.pop(key) for key in gone]  # first, so a file uploaded again keeps its name
+    workspace = workspace.without_runs(name for name in removed if isinstance(name, str))
     for uploaded in run_files or []:
         key = ("run", uploaded.file_id)
-        present.add(key)
         if key not in done:
             result = _read(uploaded, "run")
             if isinstance(result, str):
@@ -161,11 +167,6 @@ def _uploads() -> list[str]:
                 done[key] = (set(workspace.run_names) - before).pop()
         if _failed(done, "run", uploaded.file_id):
             problems.append(done[key][1])
-    removed = [name for key, name in done.items() if key[0] == "run" and key not in present and isinstance(name, str)]
-    if removed:
-        workspace = workspace.without_runs(removed)
-    for key in [key for key in done if key[0] == "run" and key not in present]:
-        del done[key]
     st.session_state[_KEY + "files"] = workspace
     return problems
 
@@ -390,7 +391,7 @@ def _query_view(workspace: Workspace, view: QueryView, options: Options) -> None
     render.formulas(view.breakdown)
     for note in view.breakdown.notes:
         st.caption(escape_markdown(note))
-    headers, cells = view.breakdown.table({d.doc: d.doc for d in view.ranking})
+    headers, cells = view.breakdown.table()  # doc ids are their own labels
     if cells:
         with st.expander(f"Rank by rank ({min(len(cells), MAX_RANK_ROWS)} of {len(cells)} rows)"):
             st.markdown(markdown_table(headers, cells[:MAX_RANK_ROWS]))
