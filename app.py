@@ -1,5 +1,9 @@
 """IR Lab: an interactive walkthrough of offline retrieval evaluation. Run: streamlit run app.py"""
 
+from irlab.ui.error_boundary import error_boundary
 from irlab.ui.shell import navigation
 
-navigation().run()
+with error_boundary("navigation"):
+    page = navigation()
+    with error_boundary(page.url_path or "home"):
+        page.run()

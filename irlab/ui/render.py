@@ -117,8 +117,12 @@ def teaching(chapter: Chapter, state: WalkthroughState) -> None:
 def notices(messages: Sequence[str]) -> None:
     """Notices about ignored link parameters and the like, in a container that always exists.
 
-    Notices may quote what a link said, so they are shown as inert text.
+    All of them go into one box (a list when there are several), so a hostile link cannot fill the
+    page with warnings. Notices may quote what a link said, so they are shown as inert text.
     """
     box = st.container()
-    for message in messages:
-        box.warning(escape_markdown(message), icon=":material/info:")
+    unique = list(dict.fromkeys(messages))
+    if len(unique) == 1:
+        box.warning(escape_markdown(unique[0]), icon=":material/info:")
+    elif unique:
+        box.warning("\n".join(f"- {escape_markdown(message)}" for message in unique), icon=":material/info:")

@@ -38,6 +38,8 @@ from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughS
 ORDER_PARAMS = {WHITE_CAT: "order_white_cat", DARK_CAT: "order_dark_cat"}
 KNOWN = {"order", "k", "rel", "grades", "returned", "present", *ORDER_PARAMS.values()}
 MAX_VALUE_LENGTH = 200
+MAX_NAMED = 5
+"""Unknown parameters named in the notice; the rest are counted."""
 
 
 def _excerpt(value: str) -> str:
@@ -64,7 +66,8 @@ def parse_order(value: str) -> tuple[str, ...]:
 
 def parse_int(value: str, low: int, high: int, what: str) -> int:
     """A whole number in low..high."""
-    if not re.fullmatch(r"\s*\d{1,3}\s*", value) or not low <= int(value) <= high:
+    # ASCII digits only: \d and int() would also read full-width and other scripts' digits ("１０")
+    if not re.fullmatch(r"\s*[0-9]{1,3}\s*", value) or not low <= int(value) <= high:
         raise ValidationError(f"{what} must be between {low} and {high}")
     return int(value)
 
@@ -78,7 +81,7 @@ def parse_grades(value: str) -> dict[str, int]:
     parts = _ids(value)
     ids = SCENARIO.item_ids
     rubric = SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments
-    if len(parts) != len(ids) or not all(re.fullmatch(r"\d", p) for p in parts):
+    if len(parts) != len(ids) or not all(re.fullmatch(r"[0-9]", p) for p in parts):
         raise ValidationError(f"grades must be {len(ids)} whole numbers 0-{rubric.max_grade}, one per picture")
     grades = dict(zip(ids, map(int, parts)))
     Judgments(grades, scale="graded", max_grade=rubric.max_grade)
@@ -92,12 +95,13 @@ def state_from_params(params: Mapping[str, str | list[str]]) -> tuple[Walkthroug
     query_orders: dict[str, tuple[str, ...]] = {}
     defaults = {"k": "the chapter's default", "rel": "the chapter's default", "order": "the sources' ranking",
                 "grades": "the rubric's grades", "returned": "all eight", "present": "off"}
+    unknown = []
     for name, raw in params.items():
         value = raw[-1] if isinstance(raw, list) and raw else raw
         if not isinstance(value, str):
             continue
         if name not in KNOWN:
-            notices.append(f"The link's unknown setting {_excerpt(name)!r} was ignored.")
+            unknown.append(name)
             continue
         try:
             if len(value) > MAX_VALUE_LENGTH:
@@ -124,6 +128,11 @@ def state_from_params(params: Mapping[str, str | list[str]]) -> tuple[Walkthroug
         except ValidationError as error:
             fallback = defaults.get(name, "the sources' ranking")
             notices.append(f"The link's {name}={_excerpt(value)!r} was ignored: {error.message}. Using {fallback}.")
+    if unknown:  # one notice, however many: a link with 300 stray parameters is not 300 warnings
+        shown = ", ".join(repr(_excerpt(name)) for name in unknown[:MAX_NAMED])
+        more = f" and {len(unknown) - MAX_NAMED} more" if len(unknown) > MAX_NAMED else ""
+        notices.insert(0, f"The link's unknown setting{'s' if len(unknown) > 1 else ''} {shown}{more} "
+                          f"{'were' if len(unknown) > 1 else 'was'} ignored.")
     state = WalkthroughState(**{**DEFAULT_STATE.__dict__, **fields, "query_orders": query_orders})
     return state, notices
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,3 +60,15 @@ def test_defaults_write_the_chapters_example():
 def test_long_values_are_refused():
     state, notices = state_from_params({"order": "1," * 200})
     assert state.order == DEFAULT_STATE.order and "too long" in notices[0]
+
+
+@pytest.mark.parametrize("params", [{"k": "１"}, {"k": "٣"}, {"returned": "５"}, {"grades": "０,4,1,3,4,1,3,2"}])
+def test_only_ascii_digits_are_numbers(params):
+    state, notices = state_from_params(params)
+    assert state == DEFAULT_STATE and len(notices) == 1 and "was ignored" in notices[0]
+
+
+def test_many_unknown_parameters_are_one_notice():
+    state, notices = state_from_params({f"x{i}": "1" for i in range(300)} | {"k": "3"})
+    assert state.k == 3
+    assert len(notices) == 1 and "and 295 more were ignored" in notices[0]
