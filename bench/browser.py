@@ -26,6 +26,18 @@ LAPTOP = {"width": 1280, "height": 800}
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
+def need_chromium() -> None:
+    """Skip the calling test when Chromium is missing, with the reason; under CI (``CI=true``) fail instead."""
+    import pytest
+
+    if Path(CHROMIUM).exists():
+        return
+    reason = f"Chromium not found at {CHROMIUM}; install it with `apt-get install -y chromium` (Debian/Ubuntu)"
+    if os.environ.get("CI", "").lower() in ("1", "true"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.browser import LAPTOP, chromium, free_port, wait_for_app  # noqa: E402
 from bench.runs import collection  # noqa: E402
+from irlab.ui import session_memory  # noqa: E402
 
 BARE_PAGE = """
 import streamlit as st
@@ -49,7 +50,7 @@ st.metric("Value", choice)
 
 
 @contextlib.contextmanager
-def server(script: Path, ttl: float):
+def server(script: Path, ttl: int):
     """``streamlit run script`` on a free port; yields (url, pid)."""
     port = free_port()
     process = subprocess.Popen(
@@ -94,7 +95,7 @@ def metric_value(page, label: str) -> str | None:
 
 
 def pick(page, box: str, option: str) -> None:
-    page.get_by_role("combobox", name=box).click()
+    page.get_by_role("combobox", name=box, exact=True).click()
     page.keyboard.type(option)
     page.keyboard.press("Enter")
 
@@ -110,7 +111,7 @@ def timed_switch(page, box: str, option: str, label: str, expected: str) -> floa
     return time.perf_counter() - start
 
 
-def bare_baseline(browser, switches: int, ttl: float) -> list[float]:
+def bare_baseline(browser, switches: int, ttl: int) -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "bare.py"
         script.write_text(BARE_PAGE)
@@ -127,7 +128,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--switches", type=int, default=12)
-    parser.add_argument("--ttl", type=float, default=5.0)
+    parser.add_argument("--ttl", type=int, default=5)
     args = parser.parse_args()
 
     from irlab.runs.trec import read_qrels_file, read_run_file
@@ -183,7 +184,8 @@ def main() -> None:
                 wait_for_app(page)
             rss_session = rss_mb(pid)
             page.close()
-            time.sleep(args.ttl + 10)  # the session expires; Python frees its columns
+            # the session expires after the TTL; the sweeper (every 10 s) drops its workspace and files
+            time.sleep(args.ttl + 2 * session_memory.SWEEP_SECONDS + 2)
             rss_after = rss_mb(pid)
 
     def row(name, times):

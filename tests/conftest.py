@@ -13,7 +13,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -171,3 +171,13 @@ def _evaluate_latex(text: str) -> float:
     if parser.text[parser.pos:].strip():
         raise ValueError(f"left over: {parser.text[parser.pos:]!r}")
     return value
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium (Debian's) for the session's browser tests; skipped with the reason without it."""
+    from bench.browser import chromium, need_chromium
+
+    need_chromium()
+    with chromium() as launched:
+        yield launched

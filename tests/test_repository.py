@@ -22,7 +22,7 @@ def test_readme_states_the_two_commands():
 def test_ci_runs_the_readmes_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert readme_commands()[1] in ci.splitlines()
-    assert "apt-get install -y chromium" in ci
+    assert "chromium" in ci and "nginx" in ci and "apt-get install -y $missing" in ci
 
 
 def test_the_repository_never_needs_the_shared_folder():

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import weakref
 from collections.abc import Mapping, Sequence
 
+import pyarrow as pa
 import streamlit as st
 
 from irlab.errors import ValidationError
@@ -23,11 +25,15 @@ from irlab.runs.linkstate import RunsView, parse_link, to_link
 from irlab.runs.report import csv_text, trec_text
 from irlab.runs.workspace import (DEFAULT_MEASURES, MAX_RANK_ROWS, Options, QueryView, Workspace, measure_at,
                                   read_upload)
-from irlab.ui import render
+from irlab.ui import render, session_memory
 from irlab.ui.exercise_view import DOCUMENT_PICTURE
 from irlab.ui.markdown import escape_markdown, markdown_table
 from irlab.ui.tiles import ranking_tiles
 from irlab.walkthrough.charts import to_figure
+
+# Arrow's default allocator keeps freed memory for reuse, so a closed session's columns would stay
+# in the server's memory; the C library's allocator hands large blocks back to the system.
+pa.set_memory_pool(pa.system_memory_pool())
 
 MAX_UPLOAD_MB = 100
 """The largest file the page reads, after unpacking a .gz (a million-line run is 40-80 MB)."""
@@ -43,15 +49,20 @@ SOURCE_LABELS = {"sample": "Sample collection (simulated)", "files": "My files"}
 # --- state -----------------------------------------------------------------------------------------
 
 def _sample() -> Workspace:
-    if _KEY + "sample" not in st.session_state:
-        st.session_state[_KEY + "sample"] = Workspace.sample()
-    return st.session_state[_KEY + "sample"]
+    workspace = session_memory.get("runs.sample")
+    if workspace is None:
+        workspace = Workspace.sample()
+        session_memory.put("runs.sample", workspace)
+    return workspace
 
 
 def _files() -> Workspace:
-    if _KEY + "files" not in st.session_state:
-        st.session_state[_KEY + "files"] = Workspace(None)
-    return st.session_state[_KEY + "files"]
+    """The student's files: held outside session_state so a closed tab's columns are freed (see session_memory)."""
+    workspace = session_memory.get("runs.files")
+    if workspace is None:
+        workspace = Workspace(None)
+        session_memory.put("runs.files", workspace)
+    return workspace
 
 
 def _adopt_link() -> None:
@@ -167,7 +178,7 @@ def _uploads() -> list[str]:
                 done[key] = (set(workspace.run_names) - before).pop()
         if _failed(done, "run", uploaded.file_id):
             problems.append(done[key][1])
-    st.session_state[_KEY + "files"] = workspace
+    session_memory.put("runs.files", workspace)
     return problems
 
 
@@ -299,14 +310,18 @@ def _summary(workspace: Workspace, runs: list[str], measures: list[str], options
                + (", every judged query counting" if options.complete else ", queries a run misses left out")
                + "). Switch to **Per query** to see where they come from.")
     left, right, _ = st.columns([1, 1, 2])
-    left.download_button("Download CSV", data=lambda: csv_text([workspace.evaluation(r, measures, options) for r in runs],
-                                                                per_query=True),
-                         file_name="irlab-evaluation.csv", mime="text/csv", icon=":material/download:",
-                         on_click="ignore", key=_KEY + "w.csv")
-    right.download_button("Download trec_eval text", icon=":material/download:", on_click="ignore",
-                          data=lambda: trec_text([workspace.evaluation(r, measures, options) for r in runs],
-                                                 per_query=True),
-                          file_name="irlab-evaluation.txt", mime="text/plain", key=_KEY + "w.trec")
+    # built when clicked; a weak reference, so the button does not keep a closed session's runs alive
+    held = weakref.ref(workspace)
+
+    def report(render_text) -> str:
+        current = held()
+        return "" if current is None else render_text([current.evaluation(r, measures, options) for r in runs],
+                                                          per_query=True)
+
+    left.download_button("Download CSV", data=lambda: report(csv_text), file_name="irlab-evaluation.csv",
+                         mime="text/csv", icon=":material/download:", on_click="ignore", key=_KEY + "w.csv")
+    right.download_button("Download trec_eval text", data=lambda: report(trec_text), file_name="irlab-evaluation.txt",
+                          mime="text/plain", icon=":material/download:", on_click="ignore", key=_KEY + "w.trec")
 
 
 def _help(measure: str) -> str:

@@ -20,7 +20,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from bench.browser import CHROMIUM, chromium, drag_tile, metrics_of, running_app, wait_for_app
+from bench.browser import drag_tile, metrics_of, need_chromium, running_app, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
@@ -111,27 +111,11 @@ def downloads(monkeypatch) -> dict[str, dict]:
 KNOWN_STREAMLIT_NOISE = ("Failed to load resource: the server responded with a status of 404",)
 
 
-def _need_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    reason = f"Chromium not found at {CHROMIUM}; install it with `apt-get install -y chromium` (Debian/Ubuntu)"
-    if os.environ.get("CI", "").lower() in ("1", "true"):
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="session")
 def app_url() -> Iterator[str]:
-    _need_chromium()
+    need_chromium()
     with running_app() as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    _need_chromium()
-    with chromium() as launched:
-        yield launched
 
 
 class BrowserPage:
