@@ -156,7 +156,7 @@ def exercise_from_dict(data: Any) -> Exercise:
                               f"schema_version {SCHEMA_VERSION}", path="schema_version")
     title = _text(top["title"], "title", max_length=MAX_TITLE_LENGTH)
     instructions = _text(top.get("instructions", ""), "instructions", max_length=MAX_INSTRUCTIONS_LENGTH,
-                         allow_empty=True)
+                         allow_empty=True, multiline=True)
     seed = _seed(top.get("seed"))
     tolerance = _tolerance(top.get("tolerance", DEFAULT_TOLERANCE))
     items = _items(top["items"])
@@ -303,11 +303,13 @@ def _questions(value: Any, exercise: Exercise) -> tuple[Question, ...]:
         if system not in system_ids:
             raise ValidationError(f"unknown system {_show(system)}; the systems are: {_some(system_ids)}",
                                   path=f"{path}.system")
-        prompt = _text(fields.get("prompt", ""), f"{path}.prompt", max_length=MAX_PROMPT_LENGTH, allow_empty=True)
+        prompt = _text(fields.get("prompt", ""), f"{path}.prompt", max_length=MAX_PROMPT_LENGTH, allow_empty=True,
+                       multiline=True)
         mean_over = _mean_over(fields.get("mean_over"), f"{path}.mean_over", query, query_ids)
         question = Question(id=question_id, measure=str(measure), query=query, system=system, prompt=prompt,
                             mean_over=mean_over)
         _check_measure_fits(question, exercise, f"{path}.measure")
+        _check_answerable(question, exercise, f"{path}.measure")
         questions.append(question)
     return tuple(questions)
 
@@ -325,6 +327,19 @@ def _mean_over(value: Any, path: str, query: str, query_ids: list[str]) -> tuple
         if entry in entries[:index]:
             raise ValidationError(f"query {entry!r} is listed twice", path=f"{path}[{index}]")
     return tuple(entries)
+
+
+def _check_answerable(question: Question, exercise: Exercise, path: str) -> None:
+    """Compute the question's answer now: what validates can be answered, exported, previewed and practised."""
+    from irlab.exercises.questions import explain_question  # not at import: questions reads the model only
+
+    try:
+        value = explain_question(exercise, question).value
+    except (ArithmeticError, ValueError) as error:
+        raise ValidationError(f"{question.measure} cannot be computed for this data ({error})", path=path) from None
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValidationError(f"{question.measure} gives {value!r} for this data, not a number a student can type",
+                              path=path)
 
 
 def _check_measure_fits(question: Question, exercise: Exercise, path: str) -> None:
@@ -420,9 +435,14 @@ def _list(value: Any, path: str, *, what: str, minimum: int, maximum: int) -> li
     return value
 
 
-def _text(value: Any, path: str, *, max_length: int, allow_empty: bool = False) -> str:
+def _text(value: Any, path: str, *, max_length: int, allow_empty: bool = False, multiline: bool = False) -> str:
     if not isinstance(value, str):
         raise ValidationError(f"must be text, got {_kind(value)}", path=path)
+    allowed = "\n\t\r" if multiline else ""
+    bad = next((char for char in value if not char.isprintable() and char not in allowed and char != " "), None)
+    if bad is not None:  # NUL and other control characters would travel into every export
+        raise ValidationError(f"must not hold control characters such as U+{ord(bad):04X}"
+                              + ("" if multiline else " (a line break, a tab or a NUL)"), path=path)
     if not allow_empty and not value.strip():
         raise ValidationError("must not be empty", path=path)
     if len(value) > max_length:
@@ -504,6 +524,8 @@ INLINE_WIDTH = 100
 def dump_exercise(exercise: Exercise) -> str:
     """Canonical JSON text of the exercise: two-space indent, non-ASCII kept, final newline.
 
+    A written file always reads back unchanged: an exercise whose indented text would exceed
+    :data:`MAX_FILE_BYTES` is written compact (one line), which is at most the size it was read from.
     Short lists and objects of plain values (a ranking, a judgments object, an item) stay on
     one line, so a file reads like a table and is easy to edit by hand.
 
@@ -516,7 +538,11 @@ def dump_exercise(exercise: Exercise) -> str:
       ]
     }
     """
-    return _pretty(exercise_to_dict(exercise)) + "\n"
+    text = _pretty(exercise_to_dict(exercise)) + "\n"
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        # an exercise near the size limit: its indented form would not read back, its compact form does
+        text = compact_json(exercise) + "\n"
+    return text
 
 
 def _pretty(value: Any, indent: str = "") -> str:

@@ -29,7 +29,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from irlab.exercises.codegen import MeasureFunction, function_key, function_names, measure_function
 from irlab.exercises.model import Exercise, Question
 from irlab.exercises.questions import describe_question, explain_question
-from irlab.exercises.text import markdown_paragraphs, markdown_text
+from irlab.exercises.text import code_span, markdown_paragraphs, markdown_text
 from irlab.explain.breakdown import Breakdown
 from irlab.metrics.registry import FAMILIES
 
@@ -54,7 +54,7 @@ def exercise_notebook(exercise: Exercise, *, solutions: bool = False) -> nbforma
     for function, questions in functions:
         cells.append(new_markdown_cell(_formula_markdown(exercise, function, questions)))
         cells.append(new_code_cell((function.solution if solutions else function.stub).rstrip()))
-        cells.append(new_markdown_cell(f"Tests of `{function.name}` (expected values computed by IR Lab)."))
+        cells.append(new_markdown_cell(f"Tests of {code_span(function.name)} (expected values computed by IR Lab)."))
         cells.append(new_code_cell(_test_code(exercise, function, questions).rstrip()))
     for index, cell in enumerate(cells):  # nbformat draws random ids; fixed ones make exports reproducible
         cell.id = f"irlab-{index:03d}"
@@ -109,7 +109,7 @@ def _instructions(exercise: Exercise) -> str:
 def _questions_markdown(exercise: Exercise) -> str:
     lines = ["## Questions", ""]
     for number, question in enumerate(exercise.questions, start=1):
-        lines.append(f"{number}. `{question.id}`: {markdown_text(describe_question(exercise, question))}")
+        lines.append(f"{number}. {code_span(question.id)}: {markdown_text(describe_question(exercise, question))}")
     return "\n".join(lines)
 
 
@@ -133,7 +133,7 @@ def _rankings_markdown(exercise: Exercise) -> str:
     if len(exercise.systems) == 1:
         return ("### Rankings produced for each query\n\nThe key is the query ID (string), the value is a list of "
                 "document IDs, best first.")
-    names = ", ".join(f"`{system.id}`" + (f" ({markdown_text(system.name)})" if system.name else "")
+    names = ", ".join(code_span(system.id) + (f" ({markdown_text(system.name)})" if system.name else "")
                       for system in exercise.systems)
     return ("### Rankings produced by each system\n\nThe key is the system ID, then the query ID; the value is a list "
             f"of document IDs, best first. The systems: {names}.")
@@ -163,7 +163,7 @@ def _ground_truth_markdown(exercise: Exercise) -> str:
     for query in exercise.queries:
         scale = ("binary: 1 relevant, 0 not relevant" if query.scale == "binary"
                  else f"graded from 0 to {query.max_grade}")
-        scales.append(f"- `{query.id}`" + (f" ({markdown_text(query.text)})" if query.text else "") + f": {scale}")
+        scales.append(f"- {code_span(query.id)}" + (f" ({markdown_text(query.text)})" if query.text else "") + f": {scale}")
     return ("### Ground truth\n\nThe key is the query ID, the value is a dictionary with (document ID, grade) pairs. "
             "Documents not listed here are non-relevant (grade 0).\n\n" + "\n".join(scales))
 
@@ -187,8 +187,8 @@ def _formula_markdown(exercise: Exercise, function: MeasureFunction, questions: 
     if mean is not None:
         shown.append(mean)
     title = FAMILIES[function.measure.family].description
-    lines = [f"### `{function.name}`: {markdown_text(title[0].upper() + title[1:])}", "",
-             f"Measure: `{function.measure}`", ""]
+    lines = [f"### {code_span(function.name)}: {markdown_text(title[0].upper() + title[1:])}", "",
+             f"Measure: {code_span(function.measure)}", ""]
     for part in shown:
         lines += [f"$${part.symbolic}$$", "", markdown_text(part.symbolic_text), ""]
     return "\n".join(lines).rstrip()

@@ -58,6 +58,23 @@ def markdown_text(text: str, *, line_start: bool = False) -> str:
     return "".join(out)
 
 
+def code_span(text: str) -> str:
+    r"""``text`` (an id, a measure) as a Markdown code span that no character in it can close or escape.
+
+    The fence is one backtick longer than the longest run of backticks in the text (CommonMark),
+    padded with a space when the text starts or ends with a backtick. Inside a code span, ``<``
+    and ``*`` are literal, so no HTML or emphasis can form.
+
+    >>> print(code_span("q1"), code_span("a`b"), code_span("`x`"), code_span("<img src=x>"))
+    `q1` ``a`b`` `` `x` `` `<img src=x>`
+    """
+    line = " ".join(str(text).splitlines())
+    longest = max((len(run) for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if line.startswith("`") or line.endswith("`") else ""
+    return f"{fence}{pad}{line}{pad}{fence}"
+
+
 def paragraphs(text: str) -> list[list[str]]:
     r"""``text`` split into paragraphs (at blank lines), each a list of its non-empty lines.
 

@@ -40,6 +40,11 @@ from irlab.metrics.conventions import check_variant
 Gain = str | Mapping[int, float]
 
 
+MAX_GAIN = 1e6
+"""The largest gain a mapping may give a grade: sums of a few thousand such gains stay exact and finite
+(a gain of 1e308 validated, then overflowed to infinity in every DCG)."""
+
+
 def check_gain(gain: Gain) -> Gain:
     """Return ``gain`` if it is a gain variant name or a mapping of grades to gains >= 0.
 
@@ -52,8 +57,10 @@ def check_gain(gain: Gain) -> Gain:
         for grade, value in gain.items():
             if isinstance(grade, bool) or not isinstance(grade, int) or grade < 0:
                 raise ValidationError(f"a gain mapping's grades must be whole numbers >= 0, got {grade!r}")
-            if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0:
-                raise ValidationError(f"the gain of grade {grade} must be a number >= 0, got {value!r}")
+            if grade > MAX_GAIN:
+                raise ValidationError(f"a gain mapping's grades must be at most {MAX_GAIN:g}, got {grade!r}")
+            if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= MAX_GAIN:
+                raise ValidationError(f"the gain of grade {grade} must be a number from 0 to {MAX_GAIN:g}, got {value!r}")
         return gain
     raise ValidationError(f"gain must be 'linear', 'exponential' or a mapping of grades to gains, got {gain!r}")
 

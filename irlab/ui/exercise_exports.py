@@ -1,7 +1,8 @@
 """The builder's downloads: the exercise file, a link to the practice page, course files, a batch of variants.
 
 Everything is made from the last valid exercise (the page says so when the draft has
-problems). Course files are cached per exercise and seed (a rerun of the tab costs nothing),
+problems). Course files are built when their button is clicked and cached per exercise and seed,
+with a bound on entries and age (:data:`EXPORT_CACHE_ENTRIES`, :data:`EXPORT_CACHE_SECONDS`),
 and the seed of every variant is shown and part of every file name.
 """
 
@@ -65,9 +66,20 @@ def share_link(exercise: Exercise) -> None:
     st.link_button("Open it on the practice page", url, icon=":material/open_in_new:")
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+EXPORT_CACHE_ENTRIES = 16
+"""Exports kept in the server's memory (an answer key of the largest exercise is a few MB)."""
+EXPORT_CACHE_SECONDS = 15 * 60
+"""How long an export stays cached after it was built."""
+
+
+@st.cache_data(max_entries=EXPORT_CACHE_ENTRIES, ttl=EXPORT_CACHE_SECONDS, show_spinner=False)
 def export_text(exercise_json: str, export_key: str) -> str:
-    """One export of an exercise (given as its canonical JSON, so the cache can key on it)."""
+    """One export of an exercise (given as its canonical JSON, so the cache can key on it).
+
+    Built only when its download button is clicked, and cached with a bound on entries and age:
+    every export built on every run, cached without bound, kept an upload's exports in the server's
+    memory for good.
+    """
     export = next(e for e in EXPORTS if e.key == export_key)
     return export.make(parse_exercise(exercise_json))
 
@@ -84,8 +96,9 @@ def course_files(exercise: Exercise) -> None:
     columns = st.columns(2)
     for index, export in enumerate(EXPORTS):
         columns[index % 2].download_button(
-            export.label, data=export_text(target, export.key), file_name=export_name(stem, export, seed),
-            mime=export.mime, help=export.help, icon=":material/download:", key=KEY + export.key, width="stretch")
+            export.label, data=lambda key=export.key: export_text(target, key), file_name=export_name(stem, export, seed),
+            mime=export.mime, help=export.help, icon=":material/download:", key=KEY + export.key, width="stretch",
+            on_click="ignore")
 
 
 def _fingerprint(exercise: Exercise, seeds: range) -> str:

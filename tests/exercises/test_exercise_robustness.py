@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from irlab.exercises import (answer_key, answer_key_markdown, dump_exercise, exe
                              exercise_to_dict, parse_exercise, read_exercise)
 from irlab.exercises.examples import builtin_text
 from irlab.exercises.format import MAX_FILE_BYTES, MAX_ITEMS
+from irlab.exercises.sharing import EXPORTS
 
 
 def _set(path: str, value):
@@ -197,11 +199,13 @@ def _loads_or_refuses(data) -> None:
         exercise = exercise_from_dict(data)
     except ValidationError:
         return
-    # a valid exercise works all the way through
+    # a valid exercise works all the way through: validation is a promise
     assert exercise_from_dict(exercise_to_dict(exercise)) == exercise
     assert parse_exercise(dump_exercise(exercise)) == exercise
-    assert len(answer_key(exercise)) == len(exercise.questions)
-    assert answer_key_markdown(exercise)
+    key = answer_key(exercise)
+    assert len(key) == len(exercise.questions) and all(math.isfinite(entry.value) for entry in key)
+    for export in EXPORTS:
+        assert export.make(exercise)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,9 +4,11 @@ the predict-then-reveal quiz, and user text that always shows as text."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
+import zlib
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -379,3 +381,26 @@ def test_the_quiz_reveals_the_value_irlab_computes_and_keeps_score(open_page):
     [reveal] = [b for b in at.button if b.label == "Reveal"]
     reveal.click().run()
     assert "Your score this session: 1 of 2 predictions within the tolerance." in texts(at)
+
+
+def _hostile_document() -> dict:
+    document = json.loads(dump_exercise(NDCG))
+    document["questions"][0]["measure"] = "nDCG(gains={1: 1e308, 2: 1e308})@5"
+    return document
+
+
+def test_a_file_that_would_overflow_is_refused_on_upload_with_the_field(builder_on):
+    at = builder_on("Items")
+    draft = at.session_state[DRAFT]
+    upload(at, "overflow.json", json.dumps(_hostile_document()).encode())
+    shown = texts(at)
+    assert "Could not load overflow.json" in shown and "questions[0].measure" in shown and "1e+06" in shown, shown
+    assert at.session_state[DRAFT] == draft
+
+
+def test_a_link_holding_an_overflowing_exercise_gives_a_notice(open_page):
+    packed = zlib.compress(json.dumps(_hostile_document()).encode(), 9)
+    token = "ex1." + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+    at = open_page("practise", {"exercise": token})
+    warnings = re.sub(r"\\(.)", r"\1", " ".join(w.value for w in at.warning))
+    assert "could not be opened" in warnings and not at.exception
