@@ -64,6 +64,9 @@ MAX_PROMPT_LENGTH = 2_000
 MAX_INSTRUCTIONS_LENGTH = 20_000
 MAX_MEASURE_LENGTH = 200
 MAX_TOLERANCE = 0.1
+MAX_RANKED_ITEMS_ASKED = 100_000
+"""Ranked items all questions together ask about (a mean over Q queries of N items counts Q × N): the work
+of one answer key. A file at every other limit could ask for 2.4 million, 20 s of computing per load."""
 
 _TOP_FIELDS = ("schema_version", "title", "instructions", "seed", "tolerance", "items", "queries", "systems",
                "questions")
@@ -287,6 +290,7 @@ def _questions(value: Any, exercise: Exercise) -> tuple[Question, ...]:
     query_ids = [query.id for query in exercise.queries]
     system_ids = [system.id for system in exercise.systems]
     questions = []
+    asked = 0
     for path, fields, question_id in _entries_with_ids(value, "questions", "question", "a question",
                                                        ("id", "measure", "query", "system", "prompt", "mean_over"),
                                                        ("id", "measure", "query", "system"), MAX_QUESTIONS):
@@ -309,6 +313,12 @@ def _questions(value: Any, exercise: Exercise) -> tuple[Question, ...]:
         question = Question(id=question_id, measure=str(measure), query=query, system=system, prompt=prompt,
                             mean_over=mean_over)
         _check_measure_fits(question, exercise, f"{path}.measure")
+        system = exercise.system(system)
+        asked += sum(len(system.rankings[q]) for q in exercise.question_queries(question))
+        if asked > MAX_RANKED_ITEMS_ASKED:
+            raise ValidationError(f"the questions up to this one ask about {asked:,} ranked items in all; at most "
+                                  f"{MAX_RANKED_ITEMS_ASKED:,} are allowed (ask for means over fewer queries, or "
+                                  "use shorter rankings)", path=path)
         _check_answerable(question, exercise, f"{path}.measure")
         questions.append(question)
     return tuple(questions)

@@ -104,3 +104,17 @@ def test_the_cli_refuses_a_hostile_file_in_one_line(tmp_path, small_dict):
                           text=True, cwd=ROOT)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "questions[0].measure" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_work_of_an_answer_key_is_bounded():
+    items = [{"id": f"d{n}", "label": f"D{n}"} for n in range(200)]
+    queries = [{"id": f"q{i}", "scale": "binary", "judgments": {"d0": 1}} for i in range(30)]
+    systems = [{"id": "s", "rankings": {f"q{i}": [item["id"] for item in items] for i in range(30)}}]
+    questions = [{"id": f"x{k}", "measure": "AP", "query": "mean", "system": "s"} for k in range(20)]
+    document = {"schema_version": 1, "title": "t", "items": items, "queries": queries, "systems": systems,
+                "questions": questions}
+    with pytest.raises(ValidationError) as error:
+        exercise_from_dict(document)
+    assert error.value.path == "questions[16]" and "100,000" in error.value.message  # 17 x 30 x 200 > 100,000
+    document["questions"] = questions[:16]
+    assert len(exercise_from_dict(document).questions) == 16
