@@ -200,9 +200,11 @@ def main() -> None:
                 sampler = Sampler(pids)
                 sampler.start()
                 with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                    # one process: loadtest also samples its memory before, with every session open, and after
+                    sample = ["--server-pid", str(pids[0])] if len(pids) == 1 else []
                     subprocess.run([sys.executable, str(loadtest), "--url", url, "--page", args.page, "--sessions",
                                     str(level), "--duration", str(args.duration), "--interval", str(args.interval),
-                                    "--json-out", out.name], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                    "--json-out", out.name, *sample], cwd=ROOT, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, check=False)
                     sampler.stop.set()
                     sampler.join()
@@ -222,6 +224,13 @@ def main() -> None:
               f"{_ms(r.get('p50_ms'))} | {_ms(r.get('p95_ms'))} | {_ms(r.get('p99_ms'))} | "
               f"{' / '.join(f'{c:.0f}' for c, _, _ in replicas)} | {' / '.join(f'{m:.0f}' for _, m, _ in replicas)} | "
               f"{' / '.join(str(n) for _, _, n in replicas)} |")
+    memory = [(name, level, r) for name, level, r, _ in rows if r.get("rss_before")]
+    if memory:
+        print("\n| topology | sessions | server MB before | all sessions open | after they closed | MB per session |")
+        print("|---|---|---|---|---|---|")
+        for name, level, r in memory:
+            before, ready, closed = (r.get(k, 0) / 2**20 for k in ("rss_before", "rss_ready", "rss_closed"))
+            print(f"| {name} | {level} | {before:.0f} | {ready:.0f} | {closed:.0f} | {(ready - before) / level:.2f} |")
 
 
 def _ms(value) -> str:

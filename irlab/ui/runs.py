@@ -376,7 +376,8 @@ def _per_query(workspace: Workspace, runs: list[str], measures: list[str], optio
             f"difference ({others[0]} − {run})", format="%+.4f")
     st.dataframe(rows, hide_index=True, width="stretch", height=260, column_config=column_config,
                  key=_KEY + "w.table", on_select=lambda: _pick_row(rows), selection_mode="single-row")
-    st.caption("Click a column header to sort, a row to open that query; or pick it below.")
+    st.caption("Click a column header to sort, a row to open that query; or pick it below. *None*: the run does not "
+               "rank that query, so trec_eval leaves it out of that run's mean (with -c it counts as 0).")
     query = st.selectbox("Query", queries, key=query_key)
     view = workspace.explain(run, query, measure, options)
     _query_view(workspace, view, options)
