@@ -25,6 +25,7 @@ if exercise_tab.open:
     with exercise_tab:
         practice.header(current)
         practice.score_bar(current.exercise)
+        practice.download_answers(current.exercise)
         practice.question(current.exercise, practice.navigator(current.exercise))
 if quiz_tab.open:
     with quiz_tab:

@@ -9,6 +9,7 @@ Commands (EXERCISE is a file path or ``builtin:NAME``, NAME one of the shipped e
     python -m irlab exercise variants EXERCISE --count N --format notebook|worksheet|answers|csv
                                       [--first-seed 1] [--html | --markdown] [--solutions] -o DIR
     python -m irlab exercise link EXERCISE
+    python -m irlab exercise grade EXERCISE SUBMISSION... [-o gradebook.csv] [--timeout S] [--memory MB]
 
 Bad input (a missing file, an invalid exercise, a wrong option) prints one line starting with
 ``error:`` to stderr and exits with status 2; success exits with 0. ``--seed N`` works on the
@@ -54,6 +55,7 @@ examples:
   python -m irlab exercise export {BUILTIN_PREFIX}ndcg-exercise --format notebook --solutions -o ndcg-solutions.ipynb
   python -m irlab exercise export {BUILTIN_PREFIX}cats-in-boxes --format answers --html -o cats-answers.html
   python -m irlab exercise variants {BUILTIN_PREFIX}ndcg-exercise --count 30 --format notebook -o variants/
+  python -m irlab exercise grade {BUILTIN_PREFIX}ndcg-exercise submissions/ -o gradebook.csv
 
 formats: notebook (Jupyter, checked by ipytest; --solutions for the completed one), worksheet (questions,
 data, blanks), answers (answer key with full breakdowns), csv (answer key for a learning platform).
@@ -97,6 +99,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     link.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
     link.set_defaults(run=_link)
 
+    grade = actions.add_parser(
+        "grade", help="grade completed notebooks and answers files; write a gradebook and print a class summary",
+        description="Grade a class: each notebook runs in its own process (time and memory limits, a temporary "
+                    "folder, an empty environment; see docs/grading.md for what this does not protect against), "
+                    "each against the student's own variant (the seed is read from the submission).")
+    grade.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
+    grade.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+                       help="completed .ipynb notebooks, answers files (.json) from the Practise page, or folders")
+    grade.add_argument("-o", "--output", metavar="CSV", help="write the gradebook here (default: standard output)")
+    grade.add_argument("--timeout", type=_between(5, 3600), default=180,
+                       help="seconds one notebook may take in all (default 180)")
+    grade.add_argument("--cell-timeout", type=_between(1, 600), default=30,
+                       help="seconds one cell may take (default 30)")
+    grade.add_argument("--memory", type=_between(512, 65536), default=2048,
+                       help="MB of memory one notebook may use (default 2048)")
+    grade.set_defaults(run=_grade)
+
 
 def _export_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, required=True, help="what to write")
@@ -118,6 +137,14 @@ def _count(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 1000:
         raise argparse.ArgumentTypeError(f"the count is a whole number from 1 to 1000, got {text!r}")
     return int(text)
+
+
+def _between(low: int, high: int) -> Callable[[str], int]:
+    def check(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"a whole number from {low} to {high}, got {text!r}")
+        return int(text)
+    return check
 
 
 def _load(args: argparse.Namespace) -> Exercise:
@@ -201,6 +228,31 @@ def _variants(args: argparse.Namespace) -> int:
     key_path = folder / f"{stem}-answer-key.csv"
     key_path.write_text(answer_key_csv(variants), encoding="utf-8")
     print(f"answer key of all {args.count} variants -> {key_path}")
+    return EXIT_OK
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from irlab.exercises.grading import Limits, class_summary, grade_all, gradebook_csv, submission_files
+
+    exercise = load_exercise_source(args.exercise)
+    files = submission_files(args.submissions)
+    if not files:
+        raise CliError("no submissions found (.ipynb or .json files, or folders holding them)")
+    limits = Limits(cell_seconds=args.cell_timeout, total_seconds=args.timeout, memory_mb=args.memory)
+    width = len(str(len(files)))
+
+    def progress(done: int, total: int, name: str) -> None:
+        print(f"[{done:>{width}}/{total}] {name}", file=sys.stderr, flush=True)
+
+    rows = grade_all(exercise, files, limits, progress)
+    book = gradebook_csv(exercise, rows)
+    if args.output in (None, "-"):
+        sys.stdout.write(book)
+        sys.stderr.write(class_summary(exercise, rows))
+    else:
+        Path(args.output).write_text(book, encoding="utf-8")
+        sys.stdout.write(class_summary(exercise, rows))
+        print(f"gradebook -> {args.output}")
     return EXIT_OK
 
 

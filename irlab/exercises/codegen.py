@@ -52,13 +52,13 @@ class MeasureFunction:
     @property
     def stub(self) -> str:
         """The function for students: signature, docstring, ``raise NotImplementedError``."""
-        return (f"{self.signature}\n{_docstring(self.docstring)}\n"
+        return (f"{self.signature}\n{docstring_block(self.docstring)}\n"
                 f"    # Your code here.\n    raise NotImplementedError(\"complete {self.name}()\")\n")
 
     @property
     def solution(self) -> str:
         """The working function."""
-        return f"{self.signature}\n{_docstring(self.docstring)}\n{indent(self.body.strip(), '    ')}\n"
+        return f"{self.signature}\n{docstring_block(self.docstring)}\n{indent(self.body.strip(), '    ')}\n"
 
 
 def function_key(measure: Measure) -> str:
@@ -126,7 +126,7 @@ def measure_function(measure: Measure, name: str) -> MeasureFunction:
     return MeasureFunction(name, replace(measure, cutoff=None), signature, _describe(measure, rel), body)
 
 
-def _docstring(text: str) -> str:
+def docstring_block(text: str) -> str:
     return indent(f'"""{text.strip()}\n"""', "    ")
 
 

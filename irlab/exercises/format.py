@@ -33,6 +33,7 @@ irlab.errors.ValidationError: items: the exercise needs at least 1 item
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Iterator
@@ -576,6 +577,11 @@ def _pretty(value: Any, indent: str = "") -> str:
 def write_exercise(exercise: Exercise, path: str | PathLike[str]) -> None:
     """Write :func:`dump_exercise` to ``path`` (UTF-8)."""
     Path(path).write_text(dump_exercise(exercise), encoding="utf-8")
+
+
+def fingerprint(exercise: Exercise) -> str:
+    """A short hash of the exercise's content (seed included): answers, notebooks and answer files carry it."""
+    return hashlib.sha256(dump_exercise(exercise).encode("utf-8")).hexdigest()[:16]
 
 
 def compact_json(exercise: Exercise) -> str:

@@ -20,13 +20,16 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
+from textwrap import indent
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from irlab.exercises.codegen import MeasureFunction, function_key, function_names, measure_function
+from irlab.exercises.codegen import MeasureFunction, docstring_block, function_key, function_names, measure_function
+from irlab.exercises.format import fingerprint
 from irlab.exercises.model import Exercise, Question
 from irlab.exercises.questions import describe_question, explain_question
 from irlab.exercises.text import code_span, markdown_paragraphs, markdown_text
@@ -36,34 +39,143 @@ from irlab.metrics.registry import FAMILIES
 _WHOLE_NUMBER = re.compile(r"^(0|[1-9][0-9]{0,17})$")
 
 
+NBGRADER_SCHEMA = 3
+"""nbgrader's cell metadata version."""
+POINTS_PER_QUESTION = 1
+
+
 def exercise_notebook(exercise: Exercise, *, solutions: bool = False) -> nbformat.NotebookNode:
-    """The exercise as a notebook: the student version, or with ``solutions`` the completed one."""
+    """The exercise as a notebook: the student version, or with ``solutions`` the completed one.
+
+    Grader-ready: each question has its own check cell, which raises when the check fails (ipytest's
+    ``raise_on_error``), so a headless run (nbclient, ``jupyter nbconvert --execute``, nbgrader) marks
+    exactly the failing questions' cells, while a student running it still reads pytest's report of
+    which check failed and why. Cells carry nbgrader metadata (stable ids; function cells are
+    solution cells, check cells autograded with points, everything else read-only), and the
+    solution version marks each function's body with ``### BEGIN SOLUTION`` / ``### END SOLUTION``, so
+    nbgrader's ``generate_assignment`` turns it into the student version. The notebook's metadata
+    names the exercise (``irlab.exercise``: its fingerprint) and the variant seed, which
+    ``python -m irlab exercise grade`` reads.
+    """
     numeric = all(_WHOLE_NUMBER.match(item.id) for item in exercise.items)
     functions = _functions(exercise)
-    cells = [new_markdown_cell(_title(exercise, solutions)),
-             new_markdown_cell(_instructions(exercise)),
-             new_markdown_cell(_questions_markdown(exercise)),
-             new_code_cell(_setup_code(exercise)),
-             new_markdown_cell("### Items\n\nEach document's id and its label (its title or description)."),
-             new_code_cell(_items_code(exercise, numeric)),
-             new_markdown_cell(_rankings_markdown(exercise)),
-             new_code_cell(_rankings_code(exercise, numeric)),
-             new_markdown_cell(_ground_truth_markdown(exercise)),
-             new_code_cell(_ground_truth_code(exercise, numeric)),
-             new_markdown_cell("## Computing evaluation metrics")]
+    cells = [_locked(new_markdown_cell(_title(exercise, solutions)), "title"),
+             _locked(new_markdown_cell(_instructions(exercise)), "instructions"),
+             _locked(new_markdown_cell(_questions_markdown(exercise)), "questions"),
+             _locked(new_code_cell(_setup_code(exercise)), "setup"),
+             _locked(new_markdown_cell("### Items\n\nEach document's id and its label (its title or description)."),
+                     "items-heading"),
+             _locked(new_code_cell(_items_code(exercise, numeric)), "items"),
+             _locked(new_markdown_cell(_rankings_markdown(exercise)), "rankings-heading"),
+             _locked(new_code_cell(_rankings_code(exercise, numeric)), "rankings"),
+             _locked(new_markdown_cell(_ground_truth_markdown(exercise)), "ground-truth-heading"),
+             _locked(new_code_cell(_ground_truth_code(exercise, numeric)), "ground-truth"),
+             _locked(new_markdown_cell("## Computing evaluation metrics"), "metrics-heading")]
     for function, questions in functions:
-        cells.append(new_markdown_cell(_formula_markdown(exercise, function, questions)))
-        cells.append(new_code_cell((function.solution if solutions else function.stub).rstrip()))
-        cells.append(new_markdown_cell(f"Tests of {code_span(function.name)} (expected values computed by IR Lab)."))
-        cells.append(new_code_cell(_test_code(exercise, function, questions).rstrip()))
+        cells.append(_locked(new_markdown_cell(_formula_markdown(exercise, function, questions)),
+                             f"formula-{function.name}"))
+        code = _marked_solution(function) if solutions else function.stub
+        cells.append(_nbgrader(new_code_cell(code.rstrip()), f"function-{function.name}", solution=True))
+        for question in questions:
+            cells.append(_locked(new_markdown_cell(
+                f"Check of question {code_span(question.id)} (expected value computed by IR Lab)."),
+                f"check-heading-{_slug(question.id)}"))
+            cells.append(_nbgrader(new_code_cell(_test_code(exercise, function, [question]).rstrip()),
+                                   f"check-{_slug(question.id)}", grade=True, points=POINTS_PER_QUESTION))
     for index, cell in enumerate(cells):  # nbformat draws random ids; fixed ones make exports reproducible
         cell.id = f"irlab-{index:03d}"
     notebook = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
+        "irlab": {"format": 1, "exercise": fingerprint(exercise), "seed": exercise.seed,
+                  "questions": [q.id for q in exercise.questions]},
     })
     nbformat.validate(notebook)
     return notebook
+
+
+def _slug(text: str) -> str:
+    """An nbgrader grade id from a question id: letters, digits, - and _, plus a short hash when changed."""
+    slug = re.sub(r"[^A-Za-z0-9_-]", "-", text)
+    return slug if slug == text else f"{slug}-{hashlib.sha1(text.encode()).hexdigest()[:6]}"
+
+
+def _nbgrader(cell: nbformat.NotebookNode, grade_id: str, *, solution: bool = False, grade: bool = False,
+              points: int = 0) -> nbformat.NotebookNode:
+    meta = {"grade": grade, "grade_id": grade_id, "locked": not solution, "schema_version": NBGRADER_SCHEMA,
+            "solution": solution, "task": False}
+    if grade:
+        meta["points"] = points
+    cell.metadata["nbgrader"] = meta
+    return cell
+
+
+def _locked(cell: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
+    """A read-only cell for nbgrader (its content is checked unchanged when grading)."""
+    return _nbgrader(cell, grade_id)
+
+
+def _marked_solution(function: MeasureFunction) -> str:
+    """The working function with its body between nbgrader's solution markers."""
+    body = indent(function.body.strip(), "    ")
+    return (f"{function.signature}\n{docstring_block(function.docstring)}\n    ### BEGIN SOLUTION\n{body}\n"
+            "    ### END SOLUTION\n")
+
+
+GRADE_MARK = "IRLAB-GRADE "
+"""The prefix of each line the grading cell prints (one JSON object per question)."""
+
+
+def grading_code(exercise: Exercise, *, call_seconds: int = 10) -> str:
+    """A cell that calls the student's functions on every question and prints one JSON line per question.
+
+    Appended to a submitted notebook by ``python -m irlab exercise grade``: it brings its own copy of
+    the data (a student who changed ``system_rankings`` is still graded on the exercise's), passes
+    copies (a function that changes its input cannot affect the next question), and gives each
+    call ``call_seconds`` (an endless loop in one function costs one question, not the notebook).
+    """
+    numeric = all(_WHOLE_NUMBER.match(item.id) for item in exercise.items)
+    several = len(exercise.systems) > 1
+    calls = []
+    for function, questions in _functions(exercise):
+        for question in questions:
+            k = question.parsed.cutoff if function.takes_k else None
+            calls.append(f"    ({question.id!r}, {function.name!r}, {question.system!r}, "
+                         f"{list(exercise.question_queries(question))!r}, {k!r}),")
+    ranking = "_irlab_rankings[system][query]" if several else "_irlab_rankings[query]"
+    rankings = _rankings_code(exercise, numeric).replace("system_rankings = {", "_irlab_rankings = {", 1)
+    truth = _ground_truth_code(exercise, numeric).replace("ground_truth = {", "_irlab_truth = {", 1)
+    return f"""import json as _irlab_json
+import signal as _irlab_signal
+
+{rankings}
+{truth}
+
+
+def _irlab_timeout(*_):
+    raise TimeoutError("the function took longer than {call_seconds} s")
+
+
+def _irlab_grade(name, system, queries, k):
+    _irlab_signal.signal(_irlab_signal.SIGALRM, _irlab_timeout)
+    _irlab_signal.alarm({call_seconds})
+    try:
+        function = globals()[name]
+        values = [function(list({ranking}), dict(_irlab_truth[query]), *([] if k is None else [k]))
+                  for query in queries]
+        return {{"value": float(sum(values) / len(values))}}
+    except BaseException as error:  # the student's code: anything may happen
+        return {{"error": (type(error).__name__ + ": " + str(error))[:300]}}
+    finally:
+        _irlab_signal.alarm(0)
+
+
+for question, name, system, queries, k in [
+{chr(10).join(calls)}
+]:
+    print({GRADE_MARK!r} + _irlab_json.dumps({{"question": question, **_irlab_grade(name, system, queries, k)}}),
+          flush=True)
+"""
 
 
 def notebook_text(notebook: nbformat.NotebookNode) -> str:
@@ -115,7 +227,9 @@ def _questions_markdown(exercise: Exercise) -> str:
 
 def _setup_code(exercise: Exercise) -> str:
     return ("import math\nfrom typing import Dict, List, Optional\n\nimport ipytest\nimport pytest\n\n"
-            "ipytest.autoconfig()\n\n"
+            "# raise_on_error: a failing check raises in its cell, so graders running the notebook see it;\n"
+            "# the report above the error still says which check failed and why\n"
+            "ipytest.autoconfig(raise_on_error=True)\n\n"
             f"TOLERANCE = {exercise.tolerance!r}  # a value within this distance of the expected one is correct")
 
 

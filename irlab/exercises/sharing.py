@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlencode
 
 from irlab.errors import ValidationError
+from irlab.exercises.format import fingerprint
 from irlab.exercises import (BUILTIN_NAMES, Exercise, answer_key_csv, answer_key_html, answer_key_markdown,
                              builtin_exercise, dump_exercise, exercise_from_link, exercise_notebook, exercise_to_link,
                              make_variant, notebook_text, worksheet_html, worksheet_markdown)
@@ -71,16 +72,6 @@ def read_seed(text: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
         raise ValidationError(f"{str(text)[:40]!r} is not a whole number of 0 or more")
     return value
-
-
-def fingerprint(exercise: Exercise) -> str:
-    """A short hash of the exercise's content (seed included): answers are kept per fingerprint.
-
-    >>> ex = builtin_exercise("ndcg-exercise")
-    >>> len(fingerprint(ex)), fingerprint(ex) == fingerprint(make_variant(ex, 1))
-    (16, False)
-    """
-    return hashlib.sha256(dump_exercise(exercise).encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

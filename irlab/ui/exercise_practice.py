@@ -15,6 +15,8 @@ import streamlit as st
 from irlab.errors import ValidationError
 from irlab.exercises import (BUILTIN_NAMES, Exercise, Feedback, check_answer, describe_question, explain_question,
                              parse_exercise)
+from irlab.exercises.drafts import file_stem
+from irlab.exercises.grading import answers_file
 from irlab.exercises.sharing import Opened, fingerprint, open_link, open_practice, opened_file, opened_params, with_seed
 from irlab.explain.formula import format_number
 from irlab.ui import exercise_view as view
@@ -155,6 +157,17 @@ def score_bar(exercise: Exercise) -> None:
     alone, anyhow, count = score(exercise)
     extra = f" ({anyhow} correct in all, some after seeing the solution)" if anyhow != alone else ""
     st.progress(alone / count, text=f"Score: {alone} of {count} questions answered correctly{extra}")
+
+
+def download_answers(exercise: Exercise) -> None:
+    """The student's typed answers as a file a lecturer grades with ``python -m irlab exercise grade``."""
+    typed = {question_id: attempt.text for question_id, attempt in attempts(exercise).items() if attempt.text}
+    stem = file_stem(exercise.title) + (f"-seed{exercise.seed}" if exercise.seed is not None else "")
+    st.download_button("Download my answers", data=lambda: answers_file(exercise, typed),
+                       file_name=f"{stem}-my-answers.json", mime="application/json", icon=":material/download:",
+                       on_click="ignore", key=W + "answers", disabled=not typed,
+                       help="Your answers with this exercise's fingerprint and variant seed: hand the file in if "
+                            "your course collects answers. It is graded against your own variant.")
 
 
 def current_question(exercise: Exercise) -> str:

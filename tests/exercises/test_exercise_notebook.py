@@ -75,11 +75,27 @@ def test_the_student_notebook_reports_failing_checks(name, kernel_name, tmp_path
     results = execute(notebook, kernel_name, tmp_path)
     tests = _test_cells(results)
     failed = 0
-    for _, text, _ in tests:
+    for _, text, errors in tests:
         assert re.search(r"\b\d+ failed\b", text) and "passed" not in text, text
         assert "NotImplementedError" in text
+        assert len(errors) == 1  # the cell raises, so a headless grader sees the failure in this cell
         failed += int(re.search(r"\b(\d+) failed\b", text).group(1))
-    assert failed == len(exercise.questions)
+    assert failed == len(exercise.questions) == len(tests)  # one check cell per question
+    assert not [errors for source, _, errors in results if errors and not source.startswith("%%ipytest")]
+
+
+@pytest.mark.parametrize("solutions", [False, True])
+def test_cells_carry_nbgrader_metadata(solutions):
+    exercise = builtin_exercise("ndcg-exercise")
+    notebook = exercise_notebook(exercise, solutions=solutions)
+    meta = [cell.metadata["nbgrader"] for cell in notebook.cells]
+    assert len({m["grade_id"] for m in meta}) == len(meta)  # unique, stable ids
+    graded = [m for m in meta if m["grade"]]
+    assert len(graded) == len(exercise.questions) and all(m["points"] == 1 and m["locked"] for m in graded)
+    solution_cells = [cell for cell in notebook.cells if cell.metadata["nbgrader"]["solution"]]
+    assert solution_cells and all(not cell.metadata["nbgrader"]["locked"] for cell in solution_cells)
+    assert all(("### BEGIN SOLUTION" in cell.source) == solutions for cell in solution_cells)
+    assert notebook.metadata["irlab"]["exercise"] and notebook.metadata["irlab"]["seed"] is None
 
 
 def test_a_variant_notebook_with_evil_labels_and_several_systems_passes(evil, kernel_name, tmp_path):
