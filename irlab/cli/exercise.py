@@ -10,6 +10,11 @@ Commands (EXERCISE is a file path or ``builtin:NAME``, NAME one of the shipped e
                                       [--first-seed 1] [--html | --markdown] [--solutions] -o DIR
     python -m irlab exercise link EXERCISE
     python -m irlab exercise grade EXERCISE SUBMISSION... [-o gradebook.csv] [--timeout S] [--memory MB]
+    python -m irlab exercise schema
+
+``validate`` lists every problem of a file's shape at once (one ``error:`` line each, with the field
+path), checked against the format's JSON Schema; when the shape is right, the first problem the
+cross-field checks find.
 
 Bad input (a missing file, an invalid exercise, a wrong option) prints one line starting with
 ``error:`` to stderr and exits with status 2; success exits with 0. ``--seed N`` works on the
@@ -34,7 +39,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from irlab.cli.common import EXIT_OK, CliError
+from irlab.cli.common import EXIT_ERROR, EXIT_OK, CliError
+from irlab.errors import ValidationError
 from irlab.exercises.answers import answer_key
 from irlab.exercises.csv_key import answer_key_csv
 from irlab.exercises.examples import BUILTIN_NAMES, BUILTIN_PREFIX, load_exercise_source, source_stem
@@ -99,6 +105,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     link.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
     link.set_defaults(run=_link)
 
+    schema = actions.add_parser("schema", help="print the exercise format as a JSON Schema")
+    schema.set_defaults(run=_schema)
+
     grade = actions.add_parser(
         "grade", help="grade completed notebooks and answers files; write a gradebook and print a class summary",
         description="Grade a class: each notebook runs in its own process (time and memory limits, a temporary "
@@ -154,7 +163,15 @@ def _load(args: argparse.Namespace) -> Exercise:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    exercise = load_exercise_source(args.exercise)
+    try:
+        exercise = load_exercise_source(args.exercise)
+    except ValidationError as first:
+        problems = _all_problems(args.exercise)
+        if len(problems) <= 1:
+            raise
+        for path, message in problems:
+            print(f"error: {args.exercise}: {path}: {' '.join(message.split())}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR) from first
     counts = [_plural(len(exercise.items), "item"), _plural(len(exercise.queries), "query", "queries"),
               _plural(len(exercise.systems), "system"), _plural(len(exercise.questions), "question")]
     print(f"ok: {args.exercise}: {exercise.title!r}, {', '.join(counts)}")
@@ -228,6 +245,26 @@ def _variants(args: argparse.Namespace) -> int:
     key_path = folder / f"{stem}-answer-key.csv"
     key_path.write_text(answer_key_csv(variants), encoding="utf-8")
     print(f"answer key of all {args.count} variants -> {key_path}")
+    return EXIT_OK
+
+
+def _all_problems(source: str) -> list[tuple[str, str]]:
+    """Every problem of a file that parses as JSON ([] when it does not: the reader's message says why)."""
+    import json
+
+    from irlab.exercises.schema import exercise_problems
+
+    try:
+        data = json.loads(Path(source).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return exercise_problems(data)
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from irlab.exercises.schema import schema_text
+
+    sys.stdout.write(schema_text())
     return EXIT_OK
 
 

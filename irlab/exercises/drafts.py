@@ -31,6 +31,7 @@ from typing import Any
 
 from irlab.errors import ValidationError
 from irlab.exercises import MEAN, SCHEMA_VERSION, Exercise, exercise_from_dict, exercise_to_dict  # noqa: F401 (MEAN: doctests)
+from irlab.exercises.schema import schema_problems
 from irlab.metrics.registry import parse_measure
 
 Draft = dict[str, Any]
@@ -102,8 +103,10 @@ def file_data(draft: Draft) -> dict[str, Any]:
 def check_draft(draft: Draft) -> tuple[Exercise | None, list[Problem]]:
     """Validate the draft: the exercise when valid, else None, and every problem found.
 
-    Validation stops at the first problem it meets; problems of independent questions are all
-    reported (each question is checked without the others that failed).
+    Problems of the shape (fields, types, lengths, counts) are all reported at once, from the format's
+    JSON Schema (:mod:`irlab.exercises.schema`). Then the cross-field checks stop at the first problem
+    they meet; problems of independent questions are all reported (each question is checked without
+    the others that failed).
 
     >>> draft = blank_draft()
     >>> draft["questions"] += [{"id": "a", "measure": "P@9", "query": "q1", "system": "system"},
@@ -112,6 +115,9 @@ def check_draft(draft: Draft) -> tuple[Exercise | None, list[Problem]]:
     ['questions[1].measure', 'questions[2].measure']
     """
     data = file_data(draft)
+    shape = schema_problems(data)  # every problem of the shape at once (the JSON Schema)
+    if shape:
+        return None, [_problem(draft, None if path == "(the exercise)" else path, message) for path, message in shape]
     problems: list[Problem] = []
     questions = data.get("questions")
     indices = list(range(len(questions))) if isinstance(questions, list) else []

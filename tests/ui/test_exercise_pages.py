@@ -404,3 +404,19 @@ def test_a_link_holding_an_overflowing_exercise_gives_a_notice(open_page):
     at = open_page("practise", {"exercise": token})
     warnings = re.sub(r"\\(.)", r"\1", " ".join(w.value for w in at.warning))
     assert "could not be opened" in warnings and not at.exception
+
+
+def test_download_my_answers_gives_a_file_the_grader_reads(open_page, downloads):
+    from irlab.exercises.grading import grade_answers_file
+
+    at = open_page("practise", {"builtin": "ndcg-exercise", "seed": "4"})
+    [button] = [b for b in at.get("download_button") if b.proto.label == "Download my answers"]
+    assert button.proto.disabled  # nothing typed yet
+    variant = make_variant(NDCG, 4)
+    practice_answer(at, f"{explain_question(variant, variant.question('ndcg5-q1')).value:.4f}")
+    [button] = [b for b in at.get("download_button") if b.proto.label == "Download my answers"]
+    assert not button.proto.disabled
+    data = downloads["Download my answers"]["data"]
+    text = data() if callable(data) else data
+    row = grade_answers_file(NDCG, text, "me.json")
+    assert row.status == "graded" and row.seed == 4 and row.total == 1
