@@ -361,7 +361,8 @@ def _check_measure_fits(question: Question, exercise: Exercise, path: str) -> No
         ranking = system.rankings[query_id]
         if measure.cutoff is not None and measure.cutoff > len(ranking):
             raise ValidationError(f"K = {measure.cutoff} is past the end of the ranking: system {system.id!r} ranks "
-                                  f"{len(ranking)} items for query {query_id!r}; use K between 1 and {len(ranking)}",
+                                  f"{len(ranking)} item{'s' if len(ranking) != 1 else ''} for query {query_id!r}; use K between 1 and "
+                                  f"{len(ranking)}",
                                   path=path)
         top = exercise.query(query_id).max_grade
         if measure.relevance_level is not None and measure.relevance_level > top:

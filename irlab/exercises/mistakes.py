@@ -23,6 +23,9 @@ name                        the mistake                                         
 ``cutoff-ignored``          the whole ranking used instead of the top K                 RR, AP, (I)(n)DCG, CG
 ==========================  ==========================================================  =======================
 
+Tried first, because it is the classic one: ``precision-instead-of-recall`` (Precision@K given where
+Recall@K was asked) and ``recall-instead-of-precision`` (the reverse).
+
 Precision divided by the items retrieved is not listed: exercises keep K within the ranking,
 where it equals precision divided by K.
 
@@ -153,6 +156,16 @@ def _recall_over_min_k_r(m: Measure) -> Measure | None:
     return None
 
 
+def _precision_instead_of_recall(m: Measure) -> Measure | None:
+    """Precision@K computed where Recall@K was asked (the classic mix-up of the two denominators)."""
+    return Measure("P", m.cutoff, {}, m.relevance_level) if m.family == "R" else None
+
+
+def _recall_instead_of_precision(m: Measure) -> Measure | None:
+    """Recall@K computed where Precision@K was asked."""
+    return Measure("R", m.cutoff, {}, m.relevance_level) if m.family == "P" else None
+
+
 def _cutoff_ignored(m: Measure) -> Measure | None:
     """The same measure over the whole ranking (families whose cutoff is optional)."""
     if FAMILIES[m.family].cutoff == "optional" and m.cutoff is not None:
@@ -161,6 +174,13 @@ def _cutoff_ignored(m: Measure) -> Measure | None:
 
 
 MISTAKES: tuple[Mistake, ...] = (
+    # the classic mix-up first: on a tie it is the likelier explanation
+    Mistake("precision-instead-of-recall", "Precision@K instead of Recall@K",
+            "You divided the relevant items in the top K by K, which is Precision@K; Recall@K divides them by all "
+            "relevant items of the query.", _precision_instead_of_recall),
+    Mistake("recall-instead-of-precision", "Recall@K instead of Precision@K",
+            "You divided the relevant items in the top K by all relevant items of the query, which is Recall@K; "
+            "Precision@K divides them by K.", _recall_instead_of_precision),
     Mistake("idcg-from-retrieved", "IDCG from the retrieved items only",
             "You built the ideal ranking by re-sorting the top K items the system returned, but IDCG sorts every "
             "judged item of the query, retrieved or not.", _idcg_from_top_k, top_k_only=True),
@@ -192,7 +212,8 @@ MISTAKES: tuple[Mistake, ...] = (
     Mistake("cutoff-ignored", "cutoff ignored",
             "You used the whole ranking, but only the top K items count.", _cutoff_ignored),
 )
-"""Every known mistake, in the order they are tried (the closest match wins; ties go to the first)."""
+"""Every known mistake, in the order they are tried (the closest match wins; ties go to the first, so the
+precision/recall mix-up is named before less likely explanations)."""
 
 
 def likely_mistakes(exercise: Exercise, question: Question, expected: Breakdown | None = None,

@@ -81,7 +81,8 @@ def describe_question(exercise: Exercise, question: Question) -> str:
         return question.prompt
     if question.is_mean:
         queries = exercise.question_queries(question)
-        where = "the mean over " + (f"all {len(queries)} queries" if question.mean_over is None
+        where = "the mean over " + ((f"all {len(queries)} queries" if len(queries) != 1 else "its one query")
+                                    if question.mean_over is None
                                     else "the queries " + ", ".join(exercise.query(q).display_text for q in queries))
     else:
         where = f"query {exercise.query(question.query).display_text}"

@@ -75,6 +75,15 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{line}{pad}{fence}"
 
 
+def count_noun(count: int, one: str, many: str | None = None) -> str:
+    """``count`` with the noun in the right number.
+
+    >>> count_noun(1, "question"), count_noun(3, "question"), count_noun(1, "query", "queries"), count_noun(0, "item")
+    ('1 question', '3 questions', '1 query', '0 items')
+    """
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
 def paragraphs(text: str) -> list[list[str]]:
     r"""``text`` split into paragraphs (at blank lines), each a list of its non-empty lines.
 

@@ -15,6 +15,7 @@ import streamlit as st
 from irlab.errors import ValidationError
 from irlab.exercises import Exercise, dump_exercise, make_variant, parse_exercise
 from irlab.exercises.drafts import file_stem
+from irlab.exercises.text import count_noun
 from irlab.exercises.sharing import (EXPORTS, MAX_BATCH, PRACTICE_PAGE, export_name, practice_path, variant_bundle,
                                      variant_seeds)
 from irlab.ui.exercise_state import Builder
@@ -43,7 +44,7 @@ def exercise_file(exercise: Exercise, *, valid: bool) -> None:
     st.download_button("Download the exercise (JSON)", data=dump_exercise(exercise), file_name=f"{stem}.json",
                        mime="application/json", icon=":material/download:", key=KEY + "json", type="primary")
     what = "the exercise as it is now" if valid else "the last valid version (the draft has problems)"
-    st.caption(f"Downloads {what}: \u201c{escape_markdown(exercise.title)}\u201d, {len(exercise.questions)} questions, "
+    st.caption(f"Downloads {what}: \u201c{escape_markdown(exercise.title)}\u201d, {count_noun(len(exercise.questions), 'question')}, "
                f"as {escape_markdown(stem)}.json. Load it back here later, or give it to students.")
 
 

@@ -16,6 +16,7 @@ from irlab.errors import ValidationError
 from irlab.exercises import (BUILTIN_NAMES, Exercise, Feedback, check_answer, describe_question, explain_question,
                              parse_exercise)
 from irlab.exercises.drafts import file_stem
+from irlab.exercises.text import count_noun
 from irlab.exercises.grading import answers_file
 from irlab.exercises.sharing import Opened, fingerprint, open_link, open_practice, opened_file, opened_params, with_seed
 from irlab.explain.formula import format_number
@@ -156,7 +157,7 @@ def score_bar(exercise: Exercise) -> None:
     """The score as a progress bar with its text."""
     alone, anyhow, count = score(exercise)
     extra = f" ({anyhow} correct in all, some after seeing the solution)" if anyhow != alone else ""
-    st.progress(alone / count, text=f"Score: {alone} of {count} questions answered correctly{extra}")
+    st.progress(alone / count, text=f"Score: {alone} of {count_noun(count, 'question')} answered correctly{extra}")
 
 
 def download_answers(exercise: Exercise) -> None:
@@ -229,7 +230,7 @@ def question(exercise: Exercise, question_id: str) -> None:
         st.session_state[key] = attempt.text  # back to a question: its last answer
     with st.form(f"{W}form.{fingerprint(exercise)}.{question_id}", border=False, enter_to_submit=True):
         left, right = st.columns([3, 1], vertical_alignment="bottom")
-        left.text_input("Your answer", key=key, placeholder="e.g. 0.25, 0,25, 1/4 or 25%",
+        left.text_input("Your answer", key=key, placeholder="a decimal, a fraction or a percentage",
                         help="A decimal (point or comma), a fraction such as 3/4, or a percentage such as 75%.")
         right.form_submit_button("Check", icon=":material/check:", on_click=_check, args=(exercise, question_id, key),
                                  type="primary", width="stretch")

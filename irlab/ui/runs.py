@@ -18,6 +18,7 @@ import pyarrow as pa
 import streamlit as st
 
 from irlab.errors import ValidationError
+from irlab.exercises.text import count_noun
 from irlab.metrics.registry import families_for_people, parse_measure
 from irlab.runs import charts as run_charts
 from irlab.runs.compare import format_p, verdict
@@ -496,7 +497,7 @@ def _compare(workspace: Workspace, runs: list[str], measures: list[str], options
     cols[2].metric("Mean difference B − A", f"{c.mean_difference:+.4f}", border=True,
                    help=f"95% confidence interval {_signed(c.ci_low)} to {_signed(c.ci_high)}")
     cols[3].metric("B wins / ties / losses", f"{c.wins} / {c.ties} / {c.losses}", border=True,
-                   help=f"Over the {c.n} queries both runs are evaluated on.")
+                   help=f"Over the {count_noun(c.n, 'query', 'queries')} both runs are evaluated on.")
     caption = run_charts.describe_differences(c)
     st.plotly_chart(to_figure(run_charts.difference_spec(c)), config=render.CHART_CONFIG, width="stretch",
                     key=_KEY + "chart", alt=caption)

@@ -57,10 +57,12 @@ def test_exponential_gain_and_unnormalised_dcg_are_named(cats):
     assert _mistake(cats, "dcg-2", 4.0).mistake.name == "discount-jk"  # 0 + 4 / 1: rank 2 undiscounted
 
 
-def test_recall_over_min_k_r_is_named(cats):
+def test_recall_over_min_k_r_ties_with_precision_and_the_classic_mix_up_wins(cats):
+    # with R >= K, dividing by min(K, R) is dividing by K: the same number as Precision@K, which is named
     mistake = _mistake(cats, "recall-2", "1/2")
-    assert mistake.mistake.name == "recall-over-min-k-r"
-    assert mistake.breakdown.plugged_text == "Recall@2 = 1 / 2 = 0.5"
+    assert mistake.mistake.name == "precision-instead-of-recall"
+    others = {m.mistake.name: m for m in likely_mistakes(cats, cats.question("recall-2"))}
+    assert others["recall-over-min-k-r"].breakdown.plugged_text == "Recall@2 = 1 / 2 = 0.5"
 
 
 def test_ap_denominators_and_ignored_cutoff_are_named(small_dict):
@@ -107,3 +109,14 @@ def test_every_mistake_has_a_name_a_title_and_one_plain_sentence():
     for mistake in MISTAKES:
         assert mistake.title and mistake.explanation.endswith(".")
         assert "\n" not in mistake.explanation
+
+
+def test_precision_and_recall_mixed_up_are_named_first():
+    from irlab.exercises import builtin_exercise, check_answer
+
+    cats = builtin_exercise("cats-in-boxes")  # Recall@2 = 1/4, Precision@2 = 1/2
+    recall = check_answer(cats, "recall-2", "0.5")
+    precision = check_answer(cats, "precision-2", "1/4")
+    assert not recall.correct and recall.mistake.mistake.name == "precision-instead-of-recall"
+    assert not precision.correct and precision.mistake.mistake.name == "recall-instead-of-precision"
+    assert "Precision@K" in recall.mistake.mistake.explanation

@@ -420,3 +420,13 @@ def test_download_my_answers_gives_a_file_the_grader_reads(open_page, downloads)
     text = data() if callable(data) else data
     row = grade_answers_file(NDCG, text, "me.json")
     assert row.status == "graded" and row.seed == 4 and row.total == 1
+
+
+def test_the_answer_placeholder_is_never_an_answer_and_counts_read_right(open_page):
+    from irlab.exercises.answers import parse_answer
+
+    at = open_page("practise")
+    [box] = [t for t in at.text_input if t.label == "Your answer"]
+    with pytest.raises(Exception):
+        parse_answer(box.placeholder)  # not a number at all, so never the right one
+    assert "1 questions" not in texts(at)
