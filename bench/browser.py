@@ -38,6 +38,15 @@ def need_chromium() -> None:
     pytest.skip(reason)
 
 
+def healthy(url: str) -> bool:
+    """Whether a Streamlit server (or the proxy in front of it) answers its health check."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

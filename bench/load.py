@@ -32,13 +32,12 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser import free_port  # noqa: E402
+from bench.browser import free_port, healthy  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -48,14 +47,6 @@ def find_loadtest(given: str | None) -> Path:
         if candidate and Path(candidate).is_file():
             return Path(candidate)
     sys.exit("bench/load.py: loadtest.py not found; pass --loadtest PATH or set IRLAB_LOADTEST")
-
-
-def healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 @contextlib.contextmanager

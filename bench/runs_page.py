@@ -32,13 +32,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser import LAPTOP, chromium, free_port, wait_for_app  # noqa: E402
+from bench.browser import LAPTOP, chromium, free_port, healthy, wait_for_app  # noqa: E402
 from bench.runs import collection  # noqa: E402
 from irlab.ui import session_memory  # noqa: E402
 
@@ -61,7 +60,7 @@ def server(script: Path, ttl: int):
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
-        while not _healthy(url):
+        while not healthy(url):
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not start for {script}")
             time.sleep(0.2)
@@ -70,14 +69,6 @@ def server(script: Path, ttl: int):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 def rss_mb(pid: int) -> float:

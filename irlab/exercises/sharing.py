@@ -22,7 +22,6 @@ to a built-in example or the exercise as written.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
 import zipfile
@@ -31,9 +30,9 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlencode
 
 from irlab.errors import ValidationError
-from irlab.exercises.format import fingerprint
+from irlab.exercises.format import fingerprint  # noqa: F401 (re-exported: the Practise page keys attempts by it)
 from irlab.exercises import (BUILTIN_NAMES, Exercise, answer_key_csv, answer_key_html, answer_key_markdown,
-                             builtin_exercise, dump_exercise, exercise_from_link, exercise_notebook, exercise_to_link,
+                             builtin_exercise, exercise_from_link, exercise_notebook, exercise_to_link,
                              make_variant, notebook_text, worksheet_html, worksheet_markdown)
 
 PRACTICE_PAGE = "practise"

@@ -26,7 +26,7 @@ from irlab.data.judgments import grade_of
 from irlab.data.rankings import check_ranking
 from irlab.errors import ValidationError
 from irlab.explain.breakdown import Breakdown, Column
-from irlab.explain.formula import Add, Expr, Frac, Mul, Num, Sub, format_number
+from irlab.explain.formula import Add, Expr, Mul, Num, Sub, format_number
 
 PERSISTENCE = 0.9
 """trec_eval's default persistence p."""

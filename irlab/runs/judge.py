@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from irlab.data.columns import NOT_POOLED, NOT_RANKED, UNJUDGED, JudgedRankings

@@ -152,40 +152,38 @@ def _uploads() -> list[str]:
         if workspace.qrels is not None:  # the student removed it: the runs stay, waiting for qrels
             workspace = Workspace(None, workspace.runs)
     else:
-        key = ("qrels", qrels_file.file_id)
-        if key not in done:
-            result = _read(qrels_file, "qrels")
-            if isinstance(result, str):
-                done[key] = ("failed", result)
-            else:
-                done[key] = qrels_file.name
-                workspace = workspace.with_qrels(result)
-        if _failed(done, "qrels", qrels_file.file_id):
+        workspace, problem = _take(done, qrels_file, "qrels", workspace)
+        if problem:
             kept = f" The qrels loaded before ({workspace.qrels.name}) are still used." if workspace.qrels else ""
-            problems.append(done[key][1] + kept)
+            problems.append(problem + kept)
     present = {("run", uploaded.file_id) for uploaded in run_files or []}
     gone = [key for key in done if key[0] == "run" and key not in present]
     removed = [done.pop(key) for key in gone]  # first, so a file uploaded again keeps its name
     workspace = workspace.without_runs(name for name in removed if isinstance(name, str))
     for uploaded in run_files or []:
-        key = ("run", uploaded.file_id)
-        if key not in done:
-            result = _read(uploaded, "run")
-            if isinstance(result, str):
-                done[key] = ("failed", result)
-            else:
-                before = set(workspace.run_names)
-                workspace = workspace.with_run(uploaded.name, result)
-                done[key] = (set(workspace.run_names) - before).pop()
-        if _failed(done, "run", uploaded.file_id):
-            problems.append(done[key][1])
+        workspace, problem = _take(done, uploaded, "run", workspace)
+        if problem:
+            problems.append(problem)
     session_memory.put("runs.files", workspace)
     return problems
 
 
-def _failed(done: Mapping, kind: str, file_id: str) -> bool:
-    value = done.get((kind, file_id))
-    return isinstance(value, tuple) and value[0] == "failed"
+def _take(done: dict, uploaded, kind: str, workspace: Workspace) -> tuple[Workspace, str]:
+    """Read an upload once (``done`` remembers each file id's name, or its problem); the workspace with it."""
+    key = (kind, uploaded.file_id)
+    if key not in done:
+        result = _read(uploaded, kind)
+        if isinstance(result, str):
+            done[key] = ("failed", result)
+        elif kind == "qrels":
+            done[key] = uploaded.name
+            workspace = workspace.with_qrels(result)
+        else:
+            before = set(workspace.run_names)
+            workspace = workspace.with_run(uploaded.name, result)
+            done[key] = (set(workspace.run_names) - before).pop()
+    outcome = done[key]
+    return workspace, outcome[1] if isinstance(outcome, tuple) else ""
 
 
 # --- the page ------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irlab.errors import ValidationError
-from irlab.exercises import (answer_key, answer_key_markdown, dump_exercise, exercise_from_dict, exercise_notebook,
+from irlab.exercises import (answer_key, dump_exercise, exercise_from_dict, exercise_notebook,
                              exercise_to_dict, parse_exercise, read_exercise)
 from irlab.exercises.examples import builtin_text
 from irlab.exercises.format import MAX_FILE_BYTES, MAX_ITEMS

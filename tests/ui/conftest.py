@@ -12,7 +12,6 @@ fresh page on it. Without Chromium the browser tests are skipped with the reason
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
