@@ -31,11 +31,13 @@ class Chapter:
     source_notes: tuple[str, ...] = ()
     uses_k: bool = True
     binary_only: bool = False
+    teaches: str = ""  # one line for the home page's card
 
 
 CHAPTERS: tuple[Chapter, ...] = (
     Chapter(
         slug="actual-vs-predicted", number=1, title="Actual vs predicted",
+        teaches="The top K as a prediction: true and false positives, misses and the confusion matrix.",
         summary=("A search system ranks all eight pictures for the query and returns its top K. Everything it "
                  "returns is *predicted* relevant, everything else *predicted* not relevant. Comparing that with "
                  "what is *actually* relevant sorts every picture into one of four boxes: true positive (TP), "
@@ -55,6 +57,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         slug="recall-precision", number=2, title="Recall@K and Precision@K",
+        teaches="How much of the relevant the top K found, and how much of the top K is relevant.",
         summary=("**Recall@K** asks: of all the relevant pictures, how many made the top K? **Precision@K** asks: "
                  "of the top K, how many are relevant? Both only count the relevant items in the top K, so they "
                  "ignore the order inside it."),
@@ -73,6 +76,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         slug="mrr", number=3, title="Mean reciprocal rank (MRR)",
+        teaches="How soon the first relevant result comes, averaged over queries.",
         summary=("For each query, the **reciprocal rank** is 1 divided by the rank of the first relevant result. "
                  "**MRR** averages it over the queries: here \"cat in a box\", \"white cat\" and \"dark cat\", each "
                  "with its own ranking of the same eight pictures."),
@@ -96,6 +100,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         slug="map", number=4, title="AP@K and MAP@K",
+        teaches="Precision at every relevant rank: rewards putting all relevant results early.",
         summary=("**Average precision** looks at every rank k up to K that holds a relevant item, takes Precision@k "
                  "there, and divides their sum by the number of relevant items. **MAP@K** is the mean of AP@K over "
                  "the queries."),
@@ -118,6 +123,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         slug="ndcg", number=5, title="CG, DCG, IDCG and NDCG@K",
+        teaches="Graded relevance: gains, rank discounts and the ideal ranking.",
         summary=("With **graded** relevance each picture gets a grade from 0 (not relevant) to 4 (a white cat in a "
                  "box). **CG@K** adds up the grades of the top K; **DCG@K** first divides each grade by a discount "
                  "that grows with the rank; **IDCG@K** is the DCG of the best possible order; **NDCG@K** = DCG@K / "
@@ -140,6 +146,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         slug="conventions", number=6, title="Conventions",
+        teaches="Why trec_eval, scikit-learn and others print different numbers for the same ranking.",
         summary=("The same ranking can get different scores from different tools, because each metric has "
                  "choices: which gain, which discount, which items the ideal ranking sorts, what AP and precision "
                  "divide by. Here the current ranking is scored under every named convention, with the formula "

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from irlab.walkthrough.chapters import CHAPTERS
+
 import irlab
 from irlab.explain.formula import format_number
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES, DARK_CAT, WHITE_CAT, WHITE_CAT_IN_A_BOX
@@ -28,7 +30,12 @@ def test_home_introduces_the_pictures_and_links_every_chapter(open_page):
     at = open_page("home")
     text = " ".join(m.value for m in at.markdown)
     assert "cat in a box" in text and "drag the pictures" in text
-    assert len(at.get("page_link")) == 6
+    links = [link.proto.label for link in at.get("page_link")]
+    assert len(links) == 9  # six chapters, then the builder, Practise and Your runs
+    assert all(any(chapter.title in link for link in links) for chapter in CHAPTERS)
+    assert {"Build an exercise", "Practise", "Your runs"} <= set(links)
+    captions = " ".join(c.value for c in at.caption)
+    assert all(chapter.teaches and chapter.teaches in captions for chapter in CHAPTERS)
 
 
 @pytest.mark.parametrize("slug, expected", [
