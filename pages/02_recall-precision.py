@@ -3,6 +3,7 @@
 import streamlit as st
 
 from irlab.ui import render
+from irlab.ui.controls import relevance_level_control
 from irlab.ui.page import close_chapter, open_chapter
 from irlab.ui.shell import ensure_navigation
 from irlab.walkthrough import charts
@@ -17,6 +18,7 @@ state = open_chapter(CHAPTER)
 view = recall_precision_view(state, CHAPTER)
 
 render.tiles_above_headline(view.row, view.headline, state)
+relevance_level_control(state, CHAPTER)
 left, right = st.columns(2)
 with left:
     render.formulas(view.recall)

@@ -11,10 +11,12 @@ from dataclasses import replace
 
 import streamlit as st
 
+from irlab.ui.markdown import escape_markdown
 from irlab.ui.share import share_link
 from irlab.ui.state import current_state, set_state
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
+from irlab.walkthrough.views import relevance_rule
 
 K_WIDGET = "irlab.widget.k"
 MODE_WIDGET = "irlab.widget.mode"
@@ -55,6 +57,28 @@ def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
         share_link()
         st.button("Start over", on_click=_start_over, help="Back to the sources' rankings, grades and defaults.",
                   width="stretch")
+
+
+LEVEL_WIDGET = "irlab.w.level"
+
+
+def relevance_level_control(state: WalkthroughState, chapter: Chapter) -> None:
+    """What counts as relevant, always said; in graded mode, the level to choose (trec_eval's ``-l``).
+
+    Chapters 1-2 compute binary measures; from grades, an item is relevant when its grade is at least the level.
+    """
+    rule = relevance_rule(state, chapter)
+    if state.effective_mode(chapter) != "graded":
+        st.caption(escape_markdown(rule))
+        return
+    top = state.graded_judgments().max_grade
+    st.session_state[LEVEL_WIDGET] = state.effective_level(chapter)
+    left, right = st.columns([2, 3], vertical_alignment="center")
+    left.segmented_control("Relevant from grade", list(range(1, top + 1)), key=LEVEL_WIDGET, required=True,
+                           on_change=lambda: _update(level=st.session_state[LEVEL_WIDGET]),
+                           help="Binary measures need relevant or not: a picture counts as relevant when its grade "
+                                "is at least this (trec_eval's -l). Change it and watch the counts.")
+    right.caption(escape_markdown(rule))
 
 
 def returned_control(state: WalkthroughState) -> None:

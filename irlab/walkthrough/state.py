@@ -37,6 +37,7 @@ class WalkthroughState:
     query_orders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     returned: int | None = None
     present: bool = False
+    level: int | None = None
 
     def effective_k(self, chapter: Chapter) -> int:
         """K as shown in ``chapter``: the learner's, else the chapter's example."""
@@ -45,6 +46,13 @@ class WalkthroughState:
     def effective_mode(self, chapter: Chapter) -> str:
         """The relevance mode as shown in ``chapter``."""
         return self.mode if self.mode is not None else chapter.default_mode
+
+    def effective_level(self, chapter: Chapter) -> int:
+        """The relevance level of binary measures computed from grades: a grade at least this counts as relevant
+        (trec_eval's ``-l``). Binary judgments are 0/1, so there it is always 1; the learner sets it in graded mode."""
+        if self.effective_mode(chapter) != "graded" or self.level is None:
+            return 1
+        return self.level
 
     def query_order(self, query_id: str) -> tuple[str, ...]:
         """The ranking of one of the binary queries (the first one shares the main order)."""
@@ -64,6 +72,12 @@ class WalkthroughState:
     def with_preset(self, chapter: Chapter) -> WalkthroughState:
         """The sources' example of ``chapter``: default rankings and grades, its K and mode."""
         return replace(DEFAULT_STATE, k=chapter.default_k, mode=chapter.default_mode, present=self.present)
+
+    def relevant_items(self, chapter: Chapter) -> tuple[str, ...]:
+        """The pictures that count as relevant in ``chapter`` (grade at least the level), in id order."""
+        judgments = self.judgments(self.effective_mode(chapter))
+        level = self.effective_level(chapter)
+        return tuple(item.id for item in SCENARIO.items if judgments.grade(item.id) >= level)
 
 
 DEFAULT_STATE = WalkthroughState()

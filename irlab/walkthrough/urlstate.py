@@ -36,7 +36,9 @@ from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 
 ORDER_PARAMS = {WHITE_CAT: "order_white_cat", DARK_CAT: "order_dark_cat"}
-KNOWN = {"order", "k", "rel", "grades", "returned", "present", *ORDER_PARAMS.values()}
+KNOWN = {"order", "k", "rel", "grades", "returned", "present", "level", *ORDER_PARAMS.values()}
+LEVEL_CHAPTERS = ("actual-vs-predicted", "recall-precision")
+"""Chapters whose binary measures read graded judgments through a relevance level (trec_eval's -l)."""
 MAX_VALUE_LENGTH = 200
 MAX_NAMED = 5
 """Unknown parameters named in the notice; the rest are counted."""
@@ -94,7 +96,7 @@ def state_from_params(params: Mapping[str, str | list[str]]) -> tuple[Walkthroug
     fields: dict[str, object] = {}
     query_orders: dict[str, tuple[str, ...]] = {}
     defaults = {"k": "the chapter's default", "rel": "the chapter's default", "order": "the sources' ranking",
-                "grades": "the rubric's grades", "returned": "all eight", "present": "off"}
+                "grades": "the rubric's grades", "returned": "all eight", "level": "grade 1 or more", "present": "off"}
     unknown = []
     for name, raw in params.items():
         value = raw[-1] if isinstance(raw, list) and raw else raw
@@ -116,6 +118,9 @@ def state_from_params(params: Mapping[str, str | list[str]]) -> tuple[Walkthroug
                 fields["mode"] = value
             elif name == "grades":
                 fields["grades"] = parse_grades(value)
+            elif name == "level":
+                fields["level"] = parse_int(value, 1, SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments.max_grade,
+                                            "the relevance level")
             elif name == "returned":
                 fields["returned"] = parse_int(value, 1, len(SCENARIO.items), "the number of returned items")
             elif name == "present":
@@ -151,6 +156,8 @@ def params_from_state(state: WalkthroughState, chapter: Chapter) -> dict[str, st
     if chapter.binary_only:
         for query, name in ORDER_PARAMS.items():
             params[name] = ",".join(state.query_order(query))
+    if chapter.slug in LEVEL_CHAPTERS and state.level is not None and state.effective_mode(chapter) == "graded":
+        params["level"] = str(state.level)
     if chapter.slug == "conventions" and state.returned is not None:
         params["returned"] = str(state.returned)
     if state.present:

@@ -10,7 +10,7 @@ The state itself (:class:`~irlab.walkthrough.state.WalkthroughState`) lives in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace  # noqa: F401 (replace: doctests)
 from functools import cache
 
 from irlab.data.judgments import Judgments
@@ -73,11 +73,12 @@ def _relevance_label(grade: int, mode: str, max_grade: int) -> str:
 
 
 def tile_row(key: str, query: Query, ranking: Sequence[str], judgments: Judgments, mode: str, k: int | None, *,
-             show_classes: bool = False, editable_grades: bool = False) -> TileRow:
+             show_classes: bool = False, editable_grades: bool = False, relevance_level: int = 1) -> TileRow:
     """The tiles of ``ranking`` with their grades and, at cutoff ``k``, their TP/FP/FN/TN class."""
     classes = {}
     if k is not None and show_classes:
-        classes = {row["item"]: row["class"] for row in explain_confusion_at_k(ranking, judgments, k).rows}
+        confusion = explain_confusion_at_k(ranking, judgments, k, relevance_level=relevance_level)
+        classes = {row["item"]: row["class"] for row in confusion.rows}
     tiles = []
     for item_id in ranking:
         item = SCENARIO.item(item_id)
@@ -97,12 +98,31 @@ def main_row(state: WalkthroughState, chapter: Chapter, *, show_classes: bool = 
     mode = state.effective_mode(chapter)
     return tile_row("tiles-main", SCENARIO.query(MODE_QUERY[mode]), state.order, state.judgments(mode), mode,
                     k if k is not None else state.effective_k(chapter), show_classes=show_classes,
-                    editable_grades=mode == "graded")
+                    editable_grades=mode == "graded", relevance_level=state.effective_level(chapter))
 
 
 def ranking_and_judgments(state: WalkthroughState, chapter: Chapter) -> tuple[tuple[str, ...], Judgments]:
     """The shared ranking and the judgments of the chapter's mode."""
     return state.order, state.judgments(state.effective_mode(chapter))
+
+
+def relevance_rule(state: WalkthroughState, chapter: Chapter) -> str:
+    """What counts as relevant for the binary measures of ``chapter``, in words, with the pictures it makes relevant.
+
+    >>> from irlab.walkthrough.chapters import chapter
+    >>> from irlab.walkthrough.state import DEFAULT_STATE
+    >>> relevance_rule(DEFAULT_STATE, chapter("actual-vs-predicted"))
+    'Relevant: judged relevant (binary judgments, 1 or 0): pictures 2, 4, 5 and 7.'
+    >>> relevance_rule(replace(DEFAULT_STATE, mode="graded", level=4), chapter("actual-vs-predicted"))
+    "Relevant: grade ≥ 4 (trec_eval's -l 4): pictures 2 and 5."
+    """
+    items = state.relevant_items(chapter)
+    shown = ("pictures " + ", ".join(items[:-1]) + " and " + items[-1]) if len(items) > 1 else \
+        (f"picture {items[0]}" if items else "no picture")
+    if state.effective_mode(chapter) != "graded":
+        return f"Relevant: judged relevant (binary judgments, 1 or 0): {shown}."
+    level = state.effective_level(chapter)
+    return f"Relevant: grade \u2265 {level} (trec_eval's -l {level}): {shown}."
 
 
 # --- chapter 1 -----------------------------------------------------------------------------------
@@ -119,7 +139,8 @@ class ConfusionView:
 def confusion_view(state: WalkthroughState, chapter: Chapter) -> ConfusionView:
     """Chapter 1: TP/FP/FN/TN at K and each tile's class."""
     k, mode = state.effective_k(chapter), state.effective_mode(chapter)
-    confusion = explain_confusion_at_k(*ranking_and_judgments(state, chapter), k)
+    confusion = explain_confusion_at_k(*ranking_and_judgments(state, chapter), k,
+                                       relevance_level=state.effective_level(chapter))
     headline = tuple(Headline(name, count, f"{CLASS_LABELS[name]}s: {confusion.parts[name].symbolic_text}")
                      for name, count in confusion.value._asdict().items())
     return ConfusionView(k, mode, confusion, headline, main_row(state, chapter, show_classes=True))
@@ -155,8 +176,9 @@ def recall_precision_view(state: WalkthroughState, chapter: Chapter) -> RecallPr
     """Chapter 2: Recall@K and Precision@K, with both curves over K = 1..N."""
     k, mode = state.effective_k(chapter), state.effective_mode(chapter)
     ranking, judgments = ranking_and_judgments(state, chapter)
-    curves = {"Recall": curve(explain_recall_at_k, ranking, judgments),
-              "Precision": curve(explain_precision_at_k, ranking, judgments)}
+    level = state.effective_level(chapter)
+    curves = {"Recall": curve(explain_recall_at_k, ranking, judgments, relevance_level=level),
+              "Precision": curve(explain_precision_at_k, ranking, judgments, relevance_level=level)}
     recall, precision = curves["Recall"].at(k), curves["Precision"].at(k)
     headline = (Headline(recall.measure, recall.value, recall.symbolic_text),
                 Headline(precision.measure, precision.value, precision.symbolic_text))

@@ -200,3 +200,33 @@ def test_conventions_returned_items_make_the_ideal_basis_differ(open_page):
     judged = irlab.ndcg_at_k(run, GRADES, 5)
     retrieved = irlab.ndcg_at_k(run, GRADES, 5, ideal="retrieved")
     assert retrieved > judged and f"retrieved {shown(retrieved)}" in text
+
+
+def test_the_relevance_level_decides_what_counts_in_chapters_1_and_2(open_page, shown_metrics):
+    from irlab import explain_confusion_at_k, explain_recall_at_k
+    from irlab.walkthrough.state import DEFAULT_STATE
+
+    order, grades = list(DEFAULT_STATE.order), dict(DEFAULT_STATE.graded_judgments())
+    at = open_page("actual-vs-predicted", {"rel": "graded", "k": "4", "level": "3"})
+    counts = explain_confusion_at_k(order, grades, 4, relevance_level=3).value
+    assert shown_metrics(at) == {name: str(value) for name, value in counts._asdict().items()}
+    assert any("grade ≥ 3 (trec_eval's -l 3)" in c.value.replace("\\", "") for c in at.caption)
+    at.get("button_group")[0].set_value(1).run()  # the "Relevant from grade" control
+    counts = explain_confusion_at_k(order, grades, 4, relevance_level=1).value
+    assert shown_metrics(at)["TP"] == str(counts.TP) and at.query_params.get("level") in (["1"], "1")
+
+    at = open_page("recall-precision", {"rel": "graded", "k": "4", "level": "4"})
+    recall = explain_recall_at_k(order, grades, 4, relevance_level=4)
+    assert shown_metrics(at)["Recall@4"] == recall.display_value
+
+
+def test_binary_mode_says_what_is_relevant_and_offers_no_level(open_page):
+    at = open_page("actual-vs-predicted", {"level": "3"})  # a level means nothing for binary judgments
+    assert not at.get("button_group")
+    assert any("judged relevant (binary judgments" in c.value.replace("\\", "") for c in at.caption)
+
+
+@pytest.mark.parametrize("level", ["5", "0", "３", "x"])
+def test_a_bad_level_in_a_link_is_a_notice(open_page, level):
+    at = open_page("actual-vs-predicted", {"rel": "graded", "level": level})
+    assert any("level" in w.value for w in at.warning)
