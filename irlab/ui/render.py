@@ -15,6 +15,7 @@ from irlab.explain.breakdown import Breakdown
 from irlab.ui.markdown import escape_markdown, markdown_table
 from irlab.ui.tiles import ranking_tiles
 from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.guide import try_this
 from irlab.walkthrough.charts import Spec, to_figure
 from irlab.walkthrough.state import WalkthroughState
 from irlab.walkthrough.views import Headline, TileRow
@@ -101,7 +102,7 @@ def chapter_intro(chapter: Chapter, state: WalkthroughState, preset) -> None:
 
 def teaching(chapter: Chapter, state: WalkthroughState) -> None:
     """What the metric rewards, its pros and cons, one experiment, and where the sources differ."""
-    st.info(f"**Try this.** {chapter.try_this}", icon=":material/science:")
+    st.info(f"**Try this.** {escape_markdown(try_this(state, chapter))}", icon=":material/science:")
     if state.present:
         return
     st.markdown(f"**What it rewards.** {chapter.rewards}")

@@ -27,7 +27,6 @@ class Chapter:
     rewards: str
     pros: tuple[str, ...]
     cons: tuple[str, ...]
-    try_this: str
     source_notes: tuple[str, ...] = ()
     uses_k: bool = True
     binary_only: bool = False
@@ -52,8 +51,6 @@ CHAPTERS: tuple[Chapter, ...] = (
               "Metrics split into **order-unaware** ones (did the relevant items make the top K?) and "
               "**order-aware** ones (how high did they come?)."),
         cons=("Counting TP/FP/FN/TN ignores the order inside the top K: rank 1 and rank K count the same.",),
-        try_this=("Move K from 2 to 8. The false negatives turn into true positives one by one, and at K = 8 "
-                  "nothing is predicted negative: FN = 0 and TN = 0."),
     ),
     Chapter(
         slug="recall-precision", number=2, title="Recall@K and Precision@K",
@@ -69,8 +66,6 @@ CHAPTERS: tuple[Chapter, ...] = (
               "A small K makes recall hard to earn, which matches what a user who reads only the top results sees."),
         cons=("Recall@K can be gamed: with K = N every system has perfect recall.",
               "Both are order-unaware: a relevant item at rank 1 scores the same as one at rank K."),
-        try_this=("Swap the first two tiles: Recall@2 and Precision@2 do not move, because both items are still in "
-                  "the top 2. Then set K = 8: recall is 1 whatever the order."),
         source_notes=("The sources divide Precision@K by K, as trec_eval does; some libraries divide by the number of "
                       "items actually returned when fewer than K come back (see Conventions).",),
     ),
@@ -89,8 +84,6 @@ CHAPTERS: tuple[Chapter, ...] = (
         cons=("Everything after the first relevant result is ignored: one hit at rank 1 and nine irrelevant items "
               "still score a perfect 1.",
               "Less intuitive than recall: an MRR of 0.57 means \"first hit around rank 2\" only on average."),
-        try_this=("In \"dark cat\", drag the dark cat from rank 5 to rank 1: its reciprocal rank jumps from 0.2 to "
-                  "1 and MRR from 0.5667 to 0.8333. Now move the other dark cat anywhere: nothing changes."),
         source_notes=("The notebook's MRR loop prints the running sum (0.5, 1.5, 1.7) where it means each query's "
                       "reciprocal rank (0.5, 1, 0.2); the MRR it prints, 0.57, is right.",
                       "The sources' code reads the rank of the first relevant result straight from the list of "
@@ -113,8 +106,6 @@ CHAPTERS: tuple[Chapter, ...] = (
         cons=("Relevance must be binary: an item is relevant or not, so \"a bit relevant\" cannot be expressed. "
               "Graded judgments need NDCG.",
               "Harder to explain to a non-specialist than precision or recall."),
-        try_this=("Set K = 4: \"dark cat\" has its relevant items at ranks 5 and 8, so its AP@4 is 0 and MAP@4 "
-                  "drops. Then drag one dark cat to rank 1 and watch its AP rise."),
         source_notes=("The article lists the precision terms of \"white cat\" as 1, 0.5, 0.4, 0.43; they are 1, "
                       "0.5, 0.6, 0.57 (as in the notebook), which gives AP@8 = 0.6679.",
                       "AP@8 of \"dark cat\" is exactly 0.225: the sources print it as 0.22 in one place and 0.23 in "
@@ -138,8 +129,6 @@ CHAPTERS: tuple[Chapter, ...] = (
         cons=("Needs graded judgments for every item, which are costlier to collect than yes/no.",
               "Tools disagree on the gain, the discount and the ideal ranking, so NDCG numbers from different "
               "tools are not always comparable (see Conventions)."),
-        try_this=("Swap the first two tiles: CG@2 stays 4, but DCG@2 goes from 2.5237 to 4 and NDCG@2 from 0.3869 "
-                  "to 0.6131, because the grade-4 picture is no longer discounted."),
         source_notes=("The article states NDCG@8 = 0.41 for this ranking, but prints code with other grades "
                       "(0, 7, 2, 4, 6, 1, 4, 3); for the grades in its text and figures the value is 0.7283, as the "
                       "notebook prints (0.73).",),
@@ -157,9 +146,6 @@ CHAPTERS: tuple[Chapter, ...] = (
         pros=("IR Lab follows trec_eval, the field's reference implementation, unless you choose otherwise.",),
         cons=("A paper that reports \"NDCG@10\" without saying which gain, discount and ideal ranking it used "
               "cannot be compared digit for digit with another.",),
-        try_this=("Set \"items the system returned\" to 3 and K to 5: NDCG with the ideal ranking of the retrieved "
-                  "items is now higher than with all judged items, because missing relevant items is no longer "
-                  "penalised; Precision@5 divided by the items returned is higher than divided by K."),
         source_notes=("The NDCG exercise of the sources uses the original Järvelin–Kekäläinen discount (rank 1 not "
                       "discounted, rank k >= 2 divided by log2 k); the article and notebook use log2(k + 1). Both are "
                       "legitimate; their numbers differ.",),

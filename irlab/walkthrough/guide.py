@@ -1,0 +1,135 @@
+""""Try this": one experiment per chapter, worded for the state on screen, its numbers computed by irlab.
+
+Each suggestion names the current K and mode and predicts what the move will show, by computing the
+chapter's view for the state after the move (the same views the pages draw), so a sentence is never
+stale: at K = 4 in graded mode it speaks of Recall@4 and of grades, with the numbers those give.
+
+>>> from irlab.walkthrough.chapters import chapter
+>>> from irlab.walkthrough.state import DEFAULT_STATE
+>>> print(try_this(DEFAULT_STATE, chapter("ndcg")))
+Swap the first two tiles: CG@2 stays 4, but DCG@2 goes from 2.5237 to 4 and NDCG@2 from 0.3869 to 0.6131, because the grade-4 picture at rank 2 is no longer discounted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from irlab.explain.formula import format_number
+from irlab.scenarios.cats_in_boxes import DARK_CAT
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.state import SCENARIO, WalkthroughState
+from irlab.walkthrough.views import (confusion_view, map_view, mrr_view, ndcg_view, recall_precision_view,
+                                     relevance_rule)
+
+N = len(SCENARIO.items)
+
+
+def _swap(order: tuple[str, ...], a: int, b: int) -> tuple[str, ...]:
+    swapped = list(order)
+    swapped[a], swapped[b] = swapped[b], swapped[a]
+    return tuple(swapped)
+
+
+def _move_to_top(order: tuple[str, ...], item: str) -> tuple[str, ...]:
+    return (item, *[i for i in order if i != item])
+
+
+def _n(value: float) -> str:
+    return format_number(value)
+
+
+def _actual_vs_predicted(state: WalkthroughState, chapter: Chapter) -> str:
+    k = state.effective_k(chapter)
+    counts = confusion_view(state, chapter).confusion.value
+    if k < N:
+        after = confusion_view(replace(state, k=N), chapter).confusion.value
+        return (f"Move K from {k} to {N}. Every picture becomes predicted relevant: the {counts.FN} false "
+                f"negative{'s' if counts.FN != 1 else ''} turn into true positives (TP goes from {counts.TP} to "
+                f"{after.TP}), the true negatives into false positives, and at K = {N} FN = 0 and TN = 0.")
+    return (f"Move K down from {N} to 1. Only the top picture stays predicted relevant: TP goes from {counts.TP} to "
+            f"{confusion_view(replace(state, k=1), chapter).confusion.value.TP}, and every other relevant picture "
+            "becomes a false negative.")
+
+
+def _recall_precision(state: WalkthroughState, chapter: Chapter) -> str:
+    k = state.effective_k(chapter)
+    view = recall_precision_view(state, chapter)
+    if k >= 2:
+        first = (f"Swap the first two tiles: {view.recall.measure} stays {view.recall.display_value} and "
+                 f"{view.precision.measure} stays {view.precision.display_value}, because both pictures are still "
+                 f"in the top {k}: the order inside the top K does not matter to them.")
+    else:
+        swapped = recall_precision_view(replace(state, order=_swap(state.order, 0, 1)), chapter)
+        first = (f"Swap the first two tiles: at K = 1 only the top picture counts, so {view.recall.measure} goes "
+                 f"from {view.recall.display_value} to {swapped.recall.display_value} and {view.precision.measure} "
+                 f"from {view.precision.display_value} to {swapped.precision.display_value}.")
+    return first + f" Then set K = {N}: recall is 1 whatever the order. ({relevance_rule(state, chapter)})"
+
+
+def _mrr(state: WalkthroughState, chapter: Chapter) -> str:
+    view = mrr_view(state, chapter)
+    order = state.query_order(DARK_CAT)
+    judgments = SCENARIO.query(DARK_CAT).judgments
+    first = next(rank for rank, item in enumerate(order, start=1) if judgments.grade(item) >= 1)
+    name = SCENARIO.query(DARK_CAT).text
+    rr = view.per_query[name].value
+    if first == 1:
+        return (f"In \u201c{name}\u201d the first relevant picture is already at rank 1 (RR = 1). Drag it down to "
+                f"rank 3: its reciprocal rank drops to 1/3, and only the first relevant picture ever counts.")
+    item = order[first - 1]
+    after = mrr_view(replace(state, query_orders={**state.query_orders, DARK_CAT: _move_to_top(order, item)}), chapter)
+    return (f"In \u201c{name}\u201d, drag picture {item} from rank {first} to rank 1: its reciprocal rank jumps from "
+            f"{_n(rr)} to 1 and MRR from {view.mean.display_value} to {after.mean.display_value}. Then move any "
+            "other picture below it: nothing changes, because only the first relevant picture counts.")
+
+
+def _map(state: WalkthroughState, chapter: Chapter) -> str:
+    k = state.effective_k(chapter)
+    view = map_view(state, chapter)
+    order = state.query_order(DARK_CAT)
+    judgments = SCENARIO.query(DARK_CAT).judgments
+    name = SCENARIO.query(DARK_CAT).text
+    ap = view.per_query[name]
+    last = max(rank for rank, item in enumerate(order, start=1) if judgments.grade(item) >= 1)
+    item = order[last - 1]
+    after = map_view(replace(state, query_orders={**state.query_orders, DARK_CAT: _move_to_top(order, item)}), chapter)
+    return (f"In \u201c{name}\u201d, drag picture {item} from rank {last} to rank 1: its {ap.measure} goes from "
+            f"{ap.display_value} to {after.per_query[name].display_value} and {view.mean.measure} from "
+            f"{view.mean.display_value} to {after.mean.display_value}. Relevant pictures below rank K = {k} add "
+            "nothing: set K lower and watch them drop out.")
+
+
+def _ndcg(state: WalkthroughState, chapter: Chapter) -> str:
+    k = state.effective_k(chapter)
+    view = ndcg_view(state, chapter)
+    swapped = ndcg_view(replace(state, order=_swap(state.order, 0, 1)), chapter)
+    cg, dcg, ndcg = (view.headline[0], view.headline[1], view.headline[3])
+    cg2, dcg2, ndcg2 = (swapped.headline[0], swapped.headline[1], swapped.headline[3])
+    judgments = view.row.query.judgments
+    if k < 2:
+        return (f"Swap the first two tiles: at K = 1 only the top picture counts, so {cg.label} goes from "
+                f"{cg.display} to {cg2.display} and {ndcg.label} from {ndcg.display} to {ndcg2.display}.")
+    grades = [judgments.grade(state.order[0]), judgments.grade(state.order[1])]
+    if grades[0] == grades[1]:
+        return (f"Swap the first two tiles: both have grade {grades[0]}, so nothing changes. Drag a picture with "
+                f"another grade to rank 1 and watch {dcg.label} and {ndcg.label} follow; {cg.label} only changes "
+                "when the set of the top K changes.")
+    higher = "at rank 2 is no longer" if grades[1] > grades[0] else "at rank 1 is now"
+    return (f"Swap the first two tiles: {cg.label} stays {cg.display}, but {dcg.label} goes from {dcg.display} to "
+            f"{dcg2.display} and {ndcg.label} from {ndcg.display} to {ndcg2.display}, because the grade-"
+            f"{max(grades)} picture {higher} discounted.")
+
+
+def _conventions(state: WalkthroughState, chapter: Chapter) -> str:
+    return ("Set \u201citems the system returned\u201d below K: the conventions that divide by the items returned, "
+            "or build the ideal ranking from them only, now disagree with trec_eval's; the table and the chart show "
+            "by how much, and which tools use each.")
+
+
+_GUIDES = {"actual-vs-predicted": _actual_vs_predicted, "recall-precision": _recall_precision, "mrr": _mrr,
+           "map": _map, "ndcg": _ndcg, "conventions": _conventions}
+
+
+def try_this(state: WalkthroughState, chapter: Chapter) -> str:
+    """The chapter's experiment for ``state``: its K, its mode, and the numbers the move will show."""
+    return _GUIDES[chapter.slug](state, chapter)
