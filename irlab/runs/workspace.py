@@ -264,7 +264,7 @@ class Workspace:
     def per_query(self, measure: str, runs: Sequence[str], options: Options = Options()) -> list[dict]:
         """A row per query evaluated for any of ``runs``: each run's value (None where not evaluated).
 
-        With exactly two runs, ``difference`` is the second minus the first.
+        With two runs or more, ``difference`` is the second minus the first.
         """
         parsed = parse_measure(measure)
         columns = {run: dict(zip(self.judged(run, options).queries, _floats(self.values(run, parsed, options))))
@@ -274,7 +274,7 @@ class Workspace:
         rows = []
         for query in order:
             row = {"query": query, **{run: columns[run].get(query) for run in runs}}
-            if len(runs) == 2:
+            if len(runs) >= 2:
                 a, b = row[runs[0]], row[runs[1]]
                 row["difference"] = None if a is None or b is None else b - a
             rows.append(row)

@@ -358,7 +358,7 @@ def _per_query(workspace: Workspace, runs: list[str], measures: list[str], optio
     measure = str(measure_at(parsed, k))
     queries = workspace.judged(run, options).queries
     others = [r for r in runs if r != run]
-    table_runs = [run] + others[:1]
+    table_runs = [run] + others  # every run's value; the difference is the next run minus the chosen one
     rows = workspace.per_query(measure, table_runs, options)
     st.markdown(f"#### {escape_markdown(measure)} per query")
     query_key = _KEY + "w.query"
@@ -367,10 +367,9 @@ def _per_query(workspace: Workspace, runs: list[str], measures: list[str], optio
         st.session_state[query_key] = linked_query
     if st.session_state.get(query_key) not in queries:
         st.session_state[query_key] = queries[0]
-    names = {run: f"{run}", **({others[0]: others[0]} if others else {})}
     column_config = {"query": st.column_config.TextColumn("query")}
-    column_config.update({r: st.column_config.NumberColumn(names[r], format="%.4f") for r in table_runs})
-    if len(table_runs) == 2:
+    column_config.update({r: st.column_config.NumberColumn(r, format="%.4f") for r in table_runs})
+    if len(table_runs) >= 2:
         column_config["difference"] = st.column_config.NumberColumn(
             f"difference ({others[0]} − {run})", format="%+.4f")
     st.dataframe(rows, hide_index=True, width="stretch", height=260, column_config=column_config,

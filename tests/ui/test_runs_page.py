@@ -135,3 +135,12 @@ def test_hostile_link_gives_notices_not_errors(open_page):
     at = open_page("runs", {"k": "１０", "run": "nope", "zzz": "1", "measure": "Bogus@3"})
     notices = " ".join(w.body for w in at.warning)
     assert "digits 0\\-9" in notices and "zzz" in notices and "Bogus" in notices
+
+
+def test_the_per_query_table_has_every_run_and_the_difference(open_page):
+    at = open_page("runs", {"run": "bm25", "measure": "AP"})
+    frame = at.dataframe[0].value
+    assert list(frame.columns) == ["query", "bm25", "bm25-tuned", "tfidf-baseline", "difference"]
+    ws = Workspace.sample()
+    assert frame["difference"].tolist() == pytest.approx((frame["bm25-tuned"] - frame["bm25"]).tolist())
+    assert frame["bm25"].tolist() == pytest.approx(list(ws.values("bm25", "AP")))
