@@ -58,7 +58,16 @@ def formulas(breakdown: Breakdown) -> None:
         st.latex(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")
         return
     st.latex(breakdown.symbolic)
-    st.latex(breakdown.plugged_latex)
+    st.latex(_fitted(breakdown.plugged_latex, len(breakdown.plugged_text)))
+
+
+def _fitted(latex: str, width: int) -> str:
+    """A long plugged-in formula set smaller so it fits the column instead of scrolling (``width``: its plain text)."""
+    if width > 150:
+        return r"\footnotesize " + latex
+    if width > 95:
+        return r"\small " + latex
+    return latex
 
 
 def breakdown(item: Breakdown, labels: Mapping[str, str], *, heading: str | None = None, table: bool = True) -> None:

@@ -305,7 +305,7 @@ def _summary(workspace: Workspace, runs: list[str], measures: list[str], options
                    **{m: r[m] for m in measures}} for r in rows],
                  hide_index=True, width="stretch",
                  column_config={m: st.column_config.NumberColumn(m, format="%.4f", help=_help(m)) for m in measures})
-    st.caption("The values trec_eval prints on its `all` lines (the mean over the evaluated queries"
+    st.caption("The values trec_eval prints on its \"all\" lines (the mean over the evaluated queries"
                + (", every judged query counting" if options.complete else ", queries a run misses left out")
                + "). Switch to **Per query** to see where they come from.")
     left, right, _ = st.columns([1, 1, 2])

@@ -12,7 +12,13 @@ BASE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
 [data-testid="stMetricValue"] { font-variant-numeric: tabular-nums; }
 [data-testid="stMetric"] { background: var(--secondary-background-color, #f6f7f9); }
-.katex-display { overflow-x: auto; overflow-y: hidden; padding: .15rem 0; margin: .35rem 0; }
+/* A long formula wraps at its top-level = and + instead of scrolling in a box a keyboard cannot reach */
+[data-testid="stMarkdownContainer"] .katex-display { overflow: visible !important; padding: .15rem 0; margin: .35rem 0; }
+[data-testid="stMarkdownContainer"] .katex-display > .katex { white-space: normal !important; }
+/* Captions at WCAG AA contrast: Streamlit fades them (3.9:1 on white); this grey is 6.6:1 */
+[data-testid="stCaptionContainer"] { opacity: 1; }
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #5c5b59; }
+[data-testid="stCaptionContainer"] code { color: #1f5a4c; }
 [data-testid="stTable"] td, [data-testid="stTable"] th { font-variant-numeric: tabular-nums; }
 </style>
 """
@@ -30,5 +36,6 @@ h1 { font-size: 2.6rem !important; }
 
 
 def apply_style(present: bool) -> None:
-    """Inject the base rules, and the presentation rules when ``present``."""
-    st.html(BASE_CSS + (PRESENT_CSS if present else ""))
+    """Inject the presentation rules when ``present`` (the base rules come with the navigation, on every page)."""
+    if present:
+        st.html(PRESENT_CSS)
