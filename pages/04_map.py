@@ -20,7 +20,8 @@ render.headline(view.headline)
 for row, (name, part) in zip(view.rows, view.per_query.items()):
     st.markdown(f"#### \u201c{name}\u201d: {part.measure} = {part.display_value}")
     render.tiles(row, state)
-    render.breakdown(part, SCENARIO.labels())
+    # the formula stays in view; the rank-by-rank table opens on demand (the page was 4,400 px tall)
+    render.breakdown(part, SCENARIO.labels(), table_label=f"Rank by rank: P@k \u00d7 rel_k for \u201c{name}\u201d")
 render.figure(charts.ap_terms_spec(view.per_query, view.k, large=state.present),
               charts.describe_ap_terms(view.per_query), key="ap-terms")
 render.breakdown(view.mean, SCENARIO.labels(), heading="Mean over the three queries")

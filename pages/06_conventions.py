@@ -25,7 +25,7 @@ rows = conventions_chart_rows(view)
 render.figure(charts.conventions_spec(rows, large=state.present), charts.describe_conventions(rows),
               key="conventions-chart")
 for topic in view.differing_topics:
-    with st.expander(f"Formulas: {view.topic(topic)[0].topic_label}", expanded=not state.present):
+    with st.expander(f"Formulas: {view.topic(topic)[0].topic_label}"):  # closed: the table and chart stay in view
         for result in view.topic(topic):
             st.markdown(f"**{result.variant.label}** \u2014 {result.variant.description}")
             for part in result.shown_parts:

@@ -32,5 +32,5 @@ for tab, draw in zip(st.tabs(list(TABS), key="irlab.builder.tab", on_change="rer
     if tab.open:  # only the open tab is drawn: tables and exports are the costly parts
         with tab:
             draw(state)
-st.caption(f"Editing \u201c{escape_markdown(state.draft.get('title') or 'untitled')}\u201d. "
-           "The JSON format is described in docs/exercise-format.md.")
+st.caption(f"Editing \u201c{escape_markdown(state.draft.get('title') or 'untitled')}\u201d.")
+editor.format_reference()

@@ -116,6 +116,48 @@ def exercise_schema() -> dict[str, Any]:
     }
 
 
+def schema_fields() -> list[tuple[str, str, str, str]]:
+    """Every field of the format as (path, required or optional, what it holds, what it means): the reference
+    the builder shows, read from the schema itself.
+
+    >>> rows = schema_fields()
+    >>> rows[0][:3], [r[0] for r in rows if r[0].startswith("items[]")]
+    (('schema_version', 'required', '1'), ['items[].id', 'items[].label', 'items[].picture'])
+    """
+    rows: list[tuple[str, str, str, str]] = []
+
+    def walk(schema: dict[str, Any], prefix: str) -> None:
+        required = set(schema.get("required", ()))
+        for name, field in schema.get("properties", {}).items():
+            path = f"{prefix}{name}"
+            rows.append((path, "required" if name in required else "optional", _holds(field),
+                         field.get("description", "")))
+            if field.get("type") == "array" and isinstance(field.get("items"), dict) and "properties" in field["items"]:
+                walk(field["items"], f"{path}[].")
+
+    walk(exercise_schema(), "")
+    return rows
+
+
+def _holds(field: dict[str, Any]) -> str:
+    if "const" in field:
+        return json.dumps(field["const"])
+    if "enum" in field:
+        return " or ".join(json.dumps(v) for v in field["enum"][:4]) + (" …" if len(field["enum"]) > 4 else "")
+    kind = field.get("type")
+    if kind == "string":
+        return f"text, up to {field['maxLength']} characters" if "maxLength" in field else "text"
+    if kind == "integer":
+        return f"whole number {field.get('minimum', '')}–{field.get('maximum', '')}".replace("–)", ")")
+    if kind == "number":
+        return f"number above {field.get('exclusiveMinimum', field.get('minimum'))}, at most {field.get('maximum')}"
+    if kind == "array":
+        return f"list of {field.get('minItems', 0)}–{field.get('maxItems', '')}"
+    if kind == "object":
+        return "object"
+    return ""
+
+
 @lru_cache(maxsize=1)
 def _validator():
     from jsonschema import Draft202012Validator  # imported here: reading a valid file never needs it

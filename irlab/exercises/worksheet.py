@@ -99,8 +99,11 @@ def worksheet_blocks(exercise: Exercise) -> list[Block]:
         scale = ("Binary judgments: 1 relevant, 0 not relevant." if query.scale == "binary"
                  else f"Graded judgments from 0 to {query.max_grade}.")
         blocks.append(Paragraph(f"{scale} Items not listed have grade 0."))
+        # in the items' order, as the Items table lists them (a file may judge them in any order)
+        judged = dict(query.judgments.items())
         blocks.append(Table(("item", "label", "grade"),
-                            tuple((item, labels[item], str(grade)) for item, grade in query.judgments.items())))
+                            tuple((item.id, labels[item.id], str(judged[item.id]))
+                                  for item in exercise.items if item.id in judged)))
     blocks.append(Heading(2, "Rankings"))
     for system in exercise.systems:
         level = 3

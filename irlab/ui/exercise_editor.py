@@ -16,8 +16,10 @@ import streamlit as st
 from irlab.exercises import MEAN, answer_key
 from irlab.exercises.drafts import judgment_columns, problems_in, table_rows
 from irlab.exercises.format import MAX_GRADE, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_TITLE_LENGTH
+from irlab.exercises.schema import schema_fields
 from irlab.explain.formula import format_number
 from irlab.scenarios.art import ALT_TEXT, PICTURES, picture_data_uri
+from irlab.ui import render
 from irlab.ui.exercise_state import (DRAFT, STARTS, UPLOAD_KEY, Builder, editor_key, history_size, on_upload,
                                      revert_to_valid, set_draft_field, start_from, take_notice, undo, upload_error)
 from irlab.ui.markdown import escape_markdown
@@ -221,3 +223,12 @@ def draft_text(name: str) -> str:
     """A text field of the draft (for labels)."""
     value = st.session_state.get(DRAFT, {}).get(name)
     return value if isinstance(value, str) else ""
+
+
+def format_reference() -> None:
+    """The exercise file format, every field, from its JSON Schema: what a lecturer editing a file by hand needs."""
+    with st.expander("The exercise file format: every field", icon=":material/description:"):
+        st.markdown("An exercise is a JSON file. This table is generated from its JSON Schema, which "
+                    "`python -m irlab exercise schema` prints; the project's docs/exercise-format.md explains the "
+                    "rules that need the whole file (ids that exist, K within each ranking, answerable questions).")
+        render.table_of(["field", "", "holds", "meaning"], [list(row) for row in schema_fields()])

@@ -70,13 +70,18 @@ def _fitted(latex: str, width: int) -> str:
     return latex
 
 
-def breakdown(item: Breakdown, labels: Mapping[str, str], *, heading: str | None = None, table: bool = True) -> None:
-    """A breakdown: formulas, the per-rank table and its notes."""
+def breakdown(item: Breakdown, labels: Mapping[str, str], *, heading: str | None = None, table: bool = True,
+              table_label: str | None = None) -> None:
+    """A breakdown: formulas, the per-rank table (in an expander titled ``table_label`` if given) and its notes."""
     if heading:
         st.markdown(f"#### {heading}")
     formulas(item)
     if table and item.rows:
-        table_of(*item.table(labels))
+        if table_label:
+            with st.expander(table_label):
+                table_of(*item.table(labels))
+        else:
+            table_of(*item.table(labels))
     for note in item.notes:
         st.caption(note)
 

@@ -124,3 +124,12 @@ def test_answer_key_html_shows_latex_as_readable_text_without_javascript(cats):
     page = answer_key_html(cats)
     assert "<script" not in page and "katex" not in page.lower() and "mathjax" not in page.lower()
     assert re.search(r"<pre><code>\\mathrm\{Recall@\}K", page)
+
+
+def test_judgments_are_listed_in_item_order(small_dict):
+    from irlab.exercises import exercise_from_dict, worksheet_markdown
+
+    small_dict["queries"][0]["judgments"] = {"b": 1, "a": 3}  # the file judges b before a
+    text = worksheet_markdown(exercise_from_dict(small_dict))
+    section = text[text.index("Query q1"):]
+    assert section.index("Doc A") < section.index("Doc B")

@@ -39,6 +39,9 @@ PAGES = {
 
 # --- AppTest ---------------------------------------------------------------------------------------
 
+# Users see no error details (.streamlit/config.toml); tests must, to say what broke.
+st.set_option("client.showErrorDetails", "full")
+
 def _open_page(slug: str, query_params: dict[str, str] | None = None) -> AppTest:
     """The app on page ``slug`` (navigation included), optionally opened from a link."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
