@@ -148,7 +148,8 @@ def queries(state: Builder) -> None:
     frame = _frame(table_rows(state.draft, "queries"), ["id", "text", "scale", "max_grade"], whole=["max_grade"])
     st.data_editor(frame, key=editor_key("queries"), num_rows="dynamic", hide_index=True, placeholder=BLANK,
                    alt="Queries: id, text, scale and top grade", column_config={
-                       "id": TEXT("id", max_chars=MAX_ID_LENGTH, width="small", help="Short and unique, e.g. q1."),
+                       # medium: query ids such as "white-cat-in-a-box" are read whole
+                       "id": TEXT("id", max_chars=MAX_ID_LENGTH, width="medium", help="Short and unique, e.g. q1."),
                        "text": TEXT("Query text", width="large", max_chars=MAX_LABEL_LENGTH),
                        "scale": st.column_config.SelectboxColumn(
                            "Scale", options=["binary", "graded"], required=True, default="binary",
@@ -173,13 +174,13 @@ def systems(state: Builder) -> None:
     frame = _frame(table_rows(state.draft, "systems"), ["id", "name"])
     st.data_editor(frame, key=editor_key("systems"), num_rows="dynamic", hide_index=True, placeholder=BLANK,
                    alt="Systems: id and name", column_config={
-                       "id": TEXT("id", max_chars=MAX_ID_LENGTH, width="small"),
+                       "id": TEXT("id", max_chars=MAX_ID_LENGTH, width="medium"),
                        "name": TEXT("Name (optional)", width="large", max_chars=MAX_LABEL_LENGTH)})
     st.markdown("**Rankings**: the item ids each system returned for each query, best first, separated by commas. "
                 "A ranking may leave items out. You can also drag the tiles in the Preview tab.")
     frame = _frame(table_rows(state.draft, "rankings"), ["system", "query", "ranking"])
     st.data_editor(frame, key=editor_key("rankings"), hide_index=True, placeholder=BLANK, disabled=["system", "query"],
-                   column_config={"system": TEXT("System", width="small"), "query": TEXT("Query", width="small"),
+                   column_config={"system": TEXT("System", width="small"), "query": TEXT("Query", width="medium"),
                                   "ranking": TEXT("Ranking (item ids, best first)", width="large")},
                    alt="Rankings: one row per system and query")
 

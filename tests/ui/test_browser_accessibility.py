@@ -1,4 +1,5 @@
-"""axe-core in real Chromium: no serious or critical accessibility violation on any page, also after a drag.
+"""axe-core in real Chromium: no serious or critical accessibility violation on any page, also after a drag;
+and no element wider than the page's column at 1280x800 and 1920x1080 (checked by element boxes, not pixels).
 
 The minor and moderate findings we keep, and why:
 * ``heading-order``: chapter pages go from the page title (h1) to section headings of the formulas (h4), the
@@ -41,3 +42,31 @@ def test_no_serious_violations_after_a_drag(app_page, slug):
     time.sleep(0.8)
     app_page.ready()
     assert _serious(app_page.page) == []
+
+
+OVERFLOW = """() => {
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
+  const out = [];
+  for (const el of document.querySelectorAll('[data-testid="stMainBlockContainer"] *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    let p = el.parentElement, inside = false;  // content of a scrolling or clipping box is that box's business
+    while (p && !p.matches('[data-testid="stMainBlockContainer"]')) {
+      if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(p).overflowX)) { inside = true; break; }
+      p = p.parentElement;
+    }
+    if (!inside && (r.right > main.right + 2 || r.left < main.left - 2))
+      out.push((el.getAttribute('data-testid') || el.tagName) + ' ends at ' + Math.round(r.right) + ' of ' + Math.round(main.right));
+  }
+  return out.slice(0, 5);
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}],
+                         ids=["1280x800", "1920x1080"])
+def test_nothing_is_wider_than_its_column(app_page, size):
+    app_page.page.set_viewport_size(size)
+    for slug in [*PAGES, "ndcg?present=1", "map?rel=graded&k=3"]:
+        app_page.open(slug)
+        time.sleep(0.4)
+        assert app_page.page.evaluate(OVERFLOW) == [], slug
