@@ -26,6 +26,8 @@ from irlab.runs.compare import TIE, Comparison
 WIN_COLOUR = "#0072B2"
 LOSS_COLOUR = "#D55E00"
 TIE_COLOUR = "#6B6B6B"
+WIN_TEXT, LOSS_TEXT = "#005A8C", "#A8430A"
+"""Darker shades for the labels: 7.4:1 and 6.1:1 on white (the bars' vermillion is 3.9:1, under WCAG AA for text)."""
 MAX_LABELLED_TOPICS = 60
 """With more topics the x axis shows no topic ids (hovering still names each bar)."""
 
@@ -58,9 +60,9 @@ def difference_spec(c: Comparison, *, large: bool = False) -> dict[str, Any]:
                   "zerolinecolor": "#444444"},
         "annotations": [
             {"text": f"{c.run_b} better ▲", "xref": "paper", "yref": "paper", "x": 0, "y": 1, "xanchor": "left",
-             "yanchor": "top", "showarrow": False, "font": {"color": WIN_COLOUR, "size": size}},
+             "yanchor": "top", "showarrow": False, "font": {"color": WIN_TEXT, "size": size}},
             {"text": f"{c.run_a} better ▼ (hatched)", "xref": "paper", "yref": "paper", "x": 1, "y": 0,
-             "xanchor": "right", "yanchor": "bottom", "showarrow": False, "font": {"color": LOSS_COLOUR, "size": size}},
+             "xanchor": "right", "yanchor": "bottom", "showarrow": False, "font": {"color": LOSS_TEXT, "size": size}},
         ],
     }
     return {"data": [bar], "layout": layout}

@@ -61,3 +61,21 @@ def test_descriptions_say_what_the_charts_show():
     assert charts.describe_conventions(rows) == "Values under each convention: gain, linear: 0.5 (default); " \
                                                 "gain, exponential: 0.25."
     assert charts.conventions_spec(rows)["data"][0]["marker"]["pattern"]["shape"] == ["", "/"]
+
+
+def _contrast(colour: str, background: str = "#ffffff") -> float:
+    def luminance(hex_colour: str) -> float:
+        channels = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    a, b = luminance(colour), luminance(background)
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+
+def test_chart_text_meets_wcag_aa_contrast():
+    from irlab.runs import charts as run_charts
+    from irlab.walkthrough.charts import TEXT_ON_WHITE
+
+    assert all(_contrast(c) >= 4.5 for c in TEXT_ON_WHITE.values())
+    assert _contrast(run_charts.WIN_TEXT) >= 4.5 and _contrast(run_charts.LOSS_TEXT) >= 4.5
