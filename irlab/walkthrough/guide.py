@@ -66,33 +66,44 @@ def _recall_precision(state: WalkthroughState, chapter: Chapter) -> str:
     return first + f" Then set K = {N}: recall is 1 whatever the order. ({relevance_rule(state, chapter)})"
 
 
-def _mrr(state: WalkthroughState, chapter: Chapter) -> str:
-    view = mrr_view(state, chapter)
+def _dark_cat(state: WalkthroughState) -> tuple[str, tuple[str, ...], list[int]]:
+    """The "dark cat" query's name, ranking, and the ranks of its relevant pictures (the MRR and MAP chapters' example)."""
     order = state.query_order(DARK_CAT)
     judgments = SCENARIO.query(DARK_CAT).judgments
-    first = next(rank for rank, item in enumerate(order, start=1) if judgments.grade(item) >= 1)
-    name = SCENARIO.query(DARK_CAT).text
-    rr = view.per_query[name].value
-    if first == 1:
-        return (f"In \u201c{name}\u201d the first relevant picture is already at rank 1 (RR = 1). Drag it down to "
-                f"rank 3: its reciprocal rank drops to 1/3, and only the first relevant picture ever counts.")
+    return (SCENARIO.query(DARK_CAT).text, order,
+            [rank for rank, item in enumerate(order, start=1) if judgments.grade(item) >= 1])
+
+
+def _with_dark_cat(state: WalkthroughState, order: tuple[str, ...]) -> WalkthroughState:
+    return replace(state, query_orders={**state.query_orders, DARK_CAT: order})
+
+
+def _mrr(state: WalkthroughState, chapter: Chapter) -> str:
+    view = mrr_view(state, chapter)
+    name, order, ranks = _dark_cat(state)
+    first = ranks[0]
     item = order[first - 1]
-    after = mrr_view(replace(state, query_orders={**state.query_orders, DARK_CAT: _move_to_top(order, item)}), chapter)
+    if first == 1:
+        lower = _swap(order, 0, 1)
+        after = mrr_view(_with_dark_cat(state, lower), chapter)
+        return (f"In \u201c{name}\u201d the first relevant picture ({item}) is already at rank 1. Swap it with the "
+                f"picture at rank 2: its reciprocal rank becomes {_n(after.per_query[name].value)} and MRR goes from "
+                f"{view.mean.display_value} to {after.mean.display_value}; only the first relevant picture counts.")
+    after = mrr_view(_with_dark_cat(state, _move_to_top(order, item)), chapter)
     return (f"In \u201c{name}\u201d, drag picture {item} from rank {first} to rank 1: its reciprocal rank jumps from "
-            f"{_n(rr)} to 1 and MRR from {view.mean.display_value} to {after.mean.display_value}. Then move any "
-            "other picture below it: nothing changes, because only the first relevant picture counts.")
+            f"{_n(view.per_query[name].value)} to 1 and MRR from {view.mean.display_value} to "
+            f"{after.mean.display_value}. Then move any other picture below it: nothing changes, because only the "
+            "first relevant picture counts.")
 
 
 def _map(state: WalkthroughState, chapter: Chapter) -> str:
     k = state.effective_k(chapter)
     view = map_view(state, chapter)
-    order = state.query_order(DARK_CAT)
-    judgments = SCENARIO.query(DARK_CAT).judgments
-    name = SCENARIO.query(DARK_CAT).text
+    name, order, ranks = _dark_cat(state)
     ap = view.per_query[name]
-    last = max(rank for rank, item in enumerate(order, start=1) if judgments.grade(item) >= 1)
+    last = ranks[-1]
     item = order[last - 1]
-    after = map_view(replace(state, query_orders={**state.query_orders, DARK_CAT: _move_to_top(order, item)}), chapter)
+    after = map_view(_with_dark_cat(state, _move_to_top(order, item)), chapter)
     return (f"In \u201c{name}\u201d, drag picture {item} from rank {last} to rank 1: its {ap.measure} goes from "
             f"{ap.display_value} to {after.per_query[name].display_value} and {view.mean.measure} from "
             f"{view.mean.display_value} to {after.mean.display_value}. Relevant pictures below rank K = {k} add "
