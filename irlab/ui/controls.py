@@ -43,12 +43,15 @@ def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
                   if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
         st.slider("K: results returned", 1, n, key=K_WIDGET, help=k_help,
                   on_change=lambda: _update(k=st.session_state[K_WIDGET]))
-        st.session_state[MODE_WIDGET] = state.effective_mode(chapter)
-        st.radio("Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get,
+        st.session_state[MODE_WIDGET] = "binary" if chapter.binary_only else state.effective_mode(chapter)
+        st.radio("Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get, disabled=chapter.binary_only,
                  on_change=lambda: _update(mode=st.session_state[MODE_WIDGET]),
-                 help="Binary: relevant or not. Graded: 0 (no box) to 4 (a white cat in a box).")
+                 help=("This chapter's three queries are judged relevant or not, so it is binary only."
+                       if chapter.binary_only else "Binary: relevant or not. Graded: 0 (no box) to 4 (a white cat in "
+                                                   "a box)."))
         if chapter.binary_only:
-            st.caption("This chapter always uses binary relevance: its three queries are judged relevant or not.")
+            st.caption("Binary only here: the three queries of this chapter are judged relevant or not, so there "
+                       "are no grades to choose from.")
         st.session_state[PRESENT_WIDGET] = state.present
         st.toggle("Presentation mode", key=PRESENT_WIDGET, help="Larger type and tiles, less text: for a projector.",
                   on_change=lambda: _update(present=st.session_state[PRESENT_WIDGET]))

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import streamlit as st
+
 from irlab.ui.controls import sidebar_controls
+from irlab.ui.pages import chapter_page_path
 from irlab.ui.render import chapter_intro, notices
 from irlab.ui.state import MAIN, adopt_tile_changes, current_state, set_state, sync_url, take_notices
 from irlab.ui.style import apply_style
-from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.state import WalkthroughState
 
 MAIN_TILES = {"tiles-main": MAIN}
@@ -35,6 +38,22 @@ def open_chapter(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> W
 
 
 def close_chapter(state: WalkthroughState, chapter: Chapter) -> None:
-    """Draw the shared controls and mirror the state into the URL."""
+    """Draw "Chapter n of 6" with the previous and next chapter, the shared controls, and mirror the state into the URL."""
+    chapter_steps(chapter)
     sidebar_controls(state, chapter)
     sync_url(state, chapter)
+
+
+def chapter_steps(chapter: Chapter) -> None:
+    """Where this chapter is in the walkthrough, and links to its neighbours (the learner's K and mode come along)."""
+    index = CHAPTERS.index(chapter)
+    before, here, after = st.columns([2, 1, 2], vertical_alignment="center")
+    if index > 0:
+        previous = CHAPTERS[index - 1]
+        before.page_link(chapter_page_path(previous), label=f"Previous: {previous.number}. {previous.title}",
+                         icon=":material/arrow_back:")
+    here.markdown(f"Chapter {chapter.number} of {len(CHAPTERS)}", text_alignment="center")
+    if index < len(CHAPTERS) - 1:
+        following = CHAPTERS[index + 1]
+        after.page_link(chapter_page_path(following), label=f"Next: {following.number}. {following.title}",
+                        icon=":material/arrow_forward:")

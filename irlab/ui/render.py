@@ -7,6 +7,7 @@ widgets that treat it as text (tables, metrics, ``st.text``), never as HTML.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import streamlit as st
@@ -18,15 +19,19 @@ from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.guide import try_this
 from irlab.walkthrough.charts import Spec, to_figure
 from irlab.walkthrough.state import WalkthroughState
-from irlab.walkthrough.views import Headline, TileRow
+from irlab.walkthrough.views import Headline, TileRow, with_changes
 
 CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 
 
 def headline(items: Sequence[Headline]) -> None:
-    """The headline values as ``st.metric``, labelled with the measure and K (e.g. ``Recall@2``)."""
+    """The headline values as ``st.metric``, labelled with the measure and K (e.g. ``Recall@2``), each with its
+    change since the learner's previous move (an arrow and a signed number, so colour is not the only sign)."""
+    key = "irlab.headline." + "|".join(re.sub(r"@\d+", "", item.label) for item in items)
+    items = with_changes(items, st.session_state.get(key))
+    st.session_state[key] = [item.value for item in items]
     for column, item in zip(st.columns(len(items)), items):
-        column.metric(item.label, item.display, help=item.help or None, border=True)
+        column.metric(item.label, item.display, delta=item.change_display, help=item.help or None, border=True)
 
 
 def tiles(row: TileRow, state: WalkthroughState) -> None:

@@ -10,7 +10,7 @@ The state itself (:class:`~irlab.walkthrough.state.WalkthroughState`) lives in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace  # noqa: F401 (replace: doctests)
+from dataclasses import dataclass, replace
 from functools import cache
 
 from irlab.data.judgments import Judgments
@@ -38,10 +38,34 @@ class Headline:
     label: str
     value: float
     help: str = ""
+    change: float | None = None  # the change from the previous state the learner saw; None: nothing to compare
 
     @property
     def display(self) -> str:
         return format_number(self.value)
+
+    @property
+    def change_display(self) -> str | None:
+        """The change as signed text (``+0.25``, ``-1``), or None when there is none to show."""
+        if self.change is None or self.change == 0:
+            return None
+        return ("+" if self.change > 0 else "-") + format_number(abs(self.change))
+
+
+def with_changes(items: Sequence[Headline], previous: Sequence[float] | None) -> tuple[Headline, ...]:
+    """The headline with each value's change from ``previous`` (the values shown before, position by position).
+
+    A K change renames ``Recall@2`` to ``Recall@3``, so values are matched by position, not label.
+
+    >>> now = with_changes([Headline("Recall@3", 0.5), Headline("Precision@3", 1 / 3)], [0.25, 0.5])
+    >>> [(h.label, h.change_display) for h in now]
+    [('Recall@3', '+0.25'), ('Precision@3', '-0.1667')]
+    >>> with_changes([Headline("MRR", 0.5)], None)[0].change is None
+    True
+    """
+    if previous is None or len(previous) != len(items):
+        return tuple(items)
+    return tuple(replace(item, change=item.value - before) for item, before in zip(items, previous))
 
 
 @dataclass(frozen=True)

@@ -230,3 +230,35 @@ def test_binary_mode_says_what_is_relevant_and_offers_no_level(open_page):
 def test_a_bad_level_in_a_link_is_a_notice(open_page, level):
     at = open_page("actual-vs-predicted", {"rel": "graded", "level": level})
     assert any("level" in w.value for w in at.warning)
+
+
+def test_each_headline_number_shows_its_change_after_a_move(open_page):
+    at = open_page("recall-precision")  # K = 2: Recall@2 0.25, Precision@2 0.5
+    assert all(m.delta in (None, "") for m in at.metric)  # nothing to compare with yet
+    at.slider[0].set_value(4).run()
+    deltas = {m.label: m.delta for m in at.metric}
+    from irlab import precision_at_k, recall_at_k
+    from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
+
+    order, judgments = list(DEFAULT_STATE.order), SCENARIO.query("cat-in-a-box").judgments
+    assert deltas["Recall@4"] == f"+{recall_at_k(order, judgments, 4) - 0.25:g}"
+    assert deltas["Precision@4"] in (None, "", f"{precision_at_k(order, judgments, 4) - 0.5:+g}")
+
+
+def test_binary_only_chapters_disable_the_relevance_control_with_the_reason(open_page):
+    at = open_page("mrr")
+    [relevance] = [r for r in at.radio if r.label == "Relevance"]
+    assert relevance.disabled and relevance.value == "binary"
+    assert any("Binary only here" in c.value for c in at.sidebar.caption)
+
+
+@pytest.mark.parametrize("slug, previous, following", [
+    ("actual-vs-predicted", None, "Next: 2. Recall@K and Precision@K"),
+    ("map", "Previous: 3. Mean reciprocal rank (MRR)", "Next: 5. CG, DCG, IDCG and NDCG@K"),
+    ("conventions", "Previous: 5. CG, DCG, IDCG and NDCG@K", None)])
+def test_chapters_say_where_they_are_and_link_their_neighbours(open_page, slug, previous, following):
+    at = open_page(slug)
+    links = [link.proto.label for link in at.main.get("page_link")]
+    assert [label for label in links if label.startswith(("Previous", "Next"))] == \
+        [label for label in (previous, following) if label]
+    assert any(m.value.startswith("Chapter ") and " of 6" in m.value for m in at.markdown)
