@@ -19,6 +19,9 @@ BASE_CSS = """
 [data-testid="stCaptionContainer"] { opacity: 1; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #5c5b59; }
 [data-testid="stCaptionContainer"] code { color: #1f5a4c; }
+/* A disabled choice (binary-only chapters) still reads at AA contrast; the greyed radio dot shows it is off */
+[data-testid="stWidgetLabel"][disabled] p, [data-testid="stRadioOption"][data-disabled="true"] p {
+  color: #5c5b59 !important; opacity: 1 !important; }
 [data-testid="stTable"] td, [data-testid="stTable"] th { font-variant-numeric: tabular-nums; }
 </style>
 """
