@@ -1,0 +1,120 @@
+"""What one K change costs the browser: main-thread time (CDP) and keydown → number shown, beside a bare page.
+
+    python bench/k_change_cost.py [--changes 20]
+
+Both pages run in the same headless Chromium with the same flags, one after the other:
+
+* the **bare page**: one ``st.slider("K", 1, 8)`` and one ``st.metric`` showing ``P@K``, nothing else;
+* IR Lab's chapters whose headline names K (Recall/Precision, MAP, NDCG), with their sidebar K slider.
+
+For each change the K slider is focused and ArrowRight / ArrowLeft pressed (alternately). Measured:
+**keydown → number shown** (in the page, ``performance.now()``: until a headline label reads ``@<new K>``),
+and the **main-thread time** the change cost the browser: Chrome DevTools Protocol ``Performance.getMetrics``,
+``TaskDuration`` after the page has settled minus before the key press. The table gives medians, p95 and the
+ratio to the bare page. This is the baseline issue 10 asks to cut (targets: main-thread time ≤ 2.0x the bare
+page's, K change shown ≤ 1.2x). Not a test: timings depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.browser import LAPTOP, chromium, running_app, wait_for_app  # noqa: E402
+from bench.runs_page import server  # noqa: E402
+
+BARE = """
+import streamlit as st
+k = st.slider("K", 1, 8, 2)
+st.metric(f"P@{k}", f"{k / 8:.4f}")
+"""
+
+SCENES = {"bare page (one slider, one metric)": None, "2. Recall@K and Precision@K": "recall-precision",
+          "4. AP@K and MAP@K": "map", "5. CG, DCG, IDCG and NDCG@K": "ndcg"}
+
+WATCH = """(k) => { window.__irlWatch = new Promise(resolve => {
+  const t0 = performance.now();
+  const shown = () => Array.from(document.querySelectorAll('[data-testid="stMetricLabel"]'))
+      .some(l => l.innerText.trim().endsWith('@' + k));
+  const tick = () => shown() ? resolve(performance.now() - t0)
+      : performance.now() - t0 > 10000 ? resolve(null) : requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
+}); }"""
+"""Starts watching for ``@k`` without waiting (a returned promise would make Playwright wait for it first)."""
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def task_seconds(cdp) -> float:
+    return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "TaskDuration")
+
+
+def measure(browser, url: str, changes: int, k_label: str) -> tuple[list[float], list[float]]:
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(url)
+    thumb = page.locator('[data-testid="stSlider"]').first.locator('[role="slider"], input[type="range"]').first
+    if k_label == "bare":
+        thumb.wait_for()
+    else:
+        wait_for_app(page)
+    time.sleep(1.5)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    thumb.focus()  # the K slider on both pages (the first slider)
+    label = page.locator('[data-testid="stMetricLabel"]').filter(has_text="@").first.inner_text().strip()
+    k = int(label.rsplit("@", 1)[1])
+    shown, busy = [], []
+    for change in range(changes):
+        key, k = ("ArrowRight", k + 1) if (change % 2 == 0 and k < 8) or k == 1 else ("ArrowLeft", k - 1)
+        before = task_seconds(cdp)
+        page.evaluate(WATCH, k)
+        page.keyboard.press(key)
+        elapsed = page.evaluate("() => window.__irlWatch")
+        if elapsed is None:
+            raise RuntimeError(f"{k_label}: K = {k} was not shown within 10 s of {key}")
+        shown.append(elapsed)
+        time.sleep(0.8)  # let the rerun's remaining messages, charts and components settle
+        busy.append((task_seconds(cdp) - before) * 1000)
+    page.close()
+    return shown, busy
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--changes", type=int, default=20)
+    args = parser.parse_args()
+    rows = {}
+    with chromium() as browser:
+        with tempfile.TemporaryDirectory() as folder:
+            script = Path(folder) / "bare.py"
+            script.write_text(BARE)
+            with server(script, 5) as (url, _):
+                rows["bare page (one slider, one metric)"] = measure(browser, url, args.changes, "bare")
+        with running_app() as url:
+            for name, slug in SCENES.items():
+                if slug is not None:
+                    rows[name] = measure(browser, f"{url}/{slug}", args.changes, "K: results returned")
+    bare_shown = statistics.median(rows["bare page (one slider, one metric)"][0])
+    bare_busy = statistics.median(rows["bare page (one slider, one metric)"][1])
+    print(f"\nOne K change (ArrowRight/ArrowLeft on the focused K slider), {args.changes} changes per page, "
+          f"headless Chromium {LAPTOP['width']}x{LAPTOP['height']}\n")
+    print("| page | keydown → number p50 | p95 | ratio to bare | main-thread ms p50 | p95 | ratio to bare |")
+    print("|---|---|---|---|---|---|---|")
+    for name, (shown, busy) in rows.items():
+        print(f"| {name} | {statistics.median(shown):.0f} ms | {percentile(shown, .95):.0f} ms | "
+              f"{statistics.median(shown) / bare_shown:.2f}x | {statistics.median(busy):.0f} | "
+              f"{percentile(busy, .95):.0f} | {statistics.median(busy) / bare_busy:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
