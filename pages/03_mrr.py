@@ -3,7 +3,7 @@
 import streamlit as st
 
 from irlab.ui import render
-from irlab.ui.page import close_chapter, open_chapter
+from irlab.ui.page import close_chapter, live_region, open_chapter
 from irlab.ui.shell import ensure_navigation
 from irlab.walkthrough.chapters import chapter
 from irlab.walkthrough.state import SCENARIO
@@ -12,17 +12,21 @@ from irlab.walkthrough.views import binary_row_targets, mrr_view
 ensure_navigation()  # first: see irlab/ui/shell.py
 
 CHAPTER = chapter("mrr")
-state = open_chapter(CHAPTER, binary_row_targets())
-view = mrr_view(state, CHAPTER)
+state = open_chapter(CHAPTER)
 
-render.headline(view.headline)
-for row, (name, part) in zip(view.rows, view.per_query.items()):
-    st.markdown(f"#### \u201c{name}\u201d: RR = {part.display_value}")
-    render.tiles(row, state)
-    render.formulas(part)
-render.breakdown(view.mean, SCENARIO.labels(), heading="Mean over the three queries")
-st.caption(f"Cut at K = {view.k} (as MS MARCO's MRR@10 does), only first hits in the top {view.k} count: "
-           f"{view.mean_at_k.plugged_text}.")
-render.teaching(CHAPTER, state)
-render.plain_text([*view.per_query.values(), view.mean, view.mean_at_k], SCENARIO.labels(), state)
+
+@live_region(CHAPTER, binary_row_targets())
+def draw(state):
+    view = mrr_view(state, CHAPTER)
+    render.headline(view.headline)
+    for row, (name, part) in zip(view.rows, view.per_query.items()):
+        st.markdown(f"#### \u201c{name}\u201d: RR = {part.display_value}")
+        render.tiles(row, state)
+        render.formulas(part)
+    render.breakdown(view.mean, SCENARIO.labels(), heading="Mean over the three queries")
+    st.caption(f"Cut at K = {view.k} (as MS MARCO's MRR@10 does), only first hits in the top {view.k} count: "
+               f"{view.mean_at_k.plugged_text}.")
+    render.plain_text([*view.per_query.values(), view.mean, view.mean_at_k], SCENARIO.labels(), state)
+
+
 close_chapter(state, CHAPTER)

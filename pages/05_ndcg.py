@@ -4,7 +4,7 @@ import streamlit as st
 
 from irlab.ui import render
 from irlab.ui.gallery import picture_strip
-from irlab.ui.page import close_chapter, open_chapter
+from irlab.ui.page import close_chapter, live_region, open_chapter
 from irlab.ui.shell import ensure_navigation
 from irlab.walkthrough import charts
 from irlab.walkthrough.chapters import chapter
@@ -15,27 +15,31 @@ ensure_navigation()  # first: see irlab/ui/shell.py
 
 CHAPTER = chapter("ndcg")
 state = open_chapter(CHAPTER)
-view = ndcg_view(state, CHAPTER)
 
-render.tiles_above_headline(view.row, view.headline, state)
-st.markdown("#### The ideal order (what IDCG scores)")
-picture_strip([SCENARIO.item(i) for i in view.ideal_order], badges=view.ideal_badges)
-left, right = st.columns(2)
-with left:
-    render.formulas(view.cg)
-    render.formulas(view.ndcg)
-with right:
-    render.formulas(view.ndcg.parts["DCG"])
-    render.formulas(view.ndcg.parts["IDCG"])
-left, right = st.columns(2)
-with left:
-    render.figure(charts.dcg_spec(view.curves, view.k, large=state.present),
-                  charts.describe_curves({n: view.curves[n] for n in ("DCG", "IDCG")}, view.k), key="dcg-curves")
-with right:
-    render.figure(charts.curves_spec({"NDCG": view.curves["NDCG"]}, view.k, title="NDCG@K", large=state.present),
-                  charts.describe_curves({"NDCG": view.curves["NDCG"]}, view.k), key="ndcg-curve")
-render.breakdown(view.ndcg.parts["DCG"], SCENARIO.labels(), heading=f"DCG@{view.k}, rank by rank")
-render.breakdown(view.ndcg, SCENARIO.labels(), heading="NDCG@k beside the ideal order", table=True)
-render.teaching(CHAPTER, state)
-render.plain_text([view.cg, view.ndcg.parts["DCG"], view.ndcg.parts["IDCG"], view.ndcg], SCENARIO.labels(), state)
+
+@live_region(CHAPTER)
+def draw(state):
+    view = ndcg_view(state, CHAPTER)
+    render.tiles_above_headline(view.row, view.headline, state)
+    st.markdown("#### The ideal order (what IDCG scores)")
+    picture_strip([SCENARIO.item(i) for i in view.ideal_order], badges=view.ideal_badges)
+    left, right = st.columns(2)
+    with left:
+        render.formulas(view.cg)
+        render.formulas(view.ndcg)
+    with right:
+        render.formulas(view.ndcg.parts["DCG"])
+        render.formulas(view.ndcg.parts["IDCG"])
+    left, right = st.columns(2)
+    with left:
+        render.figure(charts.dcg_spec(view.curves, view.k, large=state.present),
+                      charts.describe_curves({n: view.curves[n] for n in ("DCG", "IDCG")}, view.k), key="dcg-curves")
+    with right:
+        render.figure(charts.curves_spec({"NDCG": view.curves["NDCG"]}, view.k, title="NDCG@K", large=state.present),
+                      charts.describe_curves({"NDCG": view.curves["NDCG"]}, view.k), key="ndcg-curve")
+    render.breakdown(view.ndcg.parts["DCG"], SCENARIO.labels(), heading=f"DCG@{view.k}, rank by rank")
+    render.breakdown(view.ndcg, SCENARIO.labels(), heading="NDCG@k beside the ideal order", table=True)
+    render.plain_text([view.cg, view.ndcg.parts["DCG"], view.ndcg.parts["IDCG"], view.ndcg], SCENARIO.labels(), state)
+
+
 close_chapter(state, CHAPTER)

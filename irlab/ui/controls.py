@@ -1,4 +1,7 @@
-"""The controls shared by every chapter, in the sidebar: K, relevance mode, presentation mode, link.
+"""The controls shared by every chapter: K, undo and redo above the tiles; the rest in the sidebar.
+
+Above the tiles (inside the chapter's live region, so using them reruns only that region): K, undo,
+redo and "reset grades". In the sidebar: relevance mode, presentation mode, the link, start over.
 
 Widgets hold no state of their own: each run seeds them from the learner's state, and their
 callbacks write the learner's state, so the values persist when moving between chapters
@@ -13,7 +16,8 @@ import streamlit as st
 
 from irlab.ui.markdown import escape_markdown
 from irlab.ui.share import share_link
-from irlab.ui.state import current_state, set_state
+from irlab.ui.state import current_state, redo, set_state, undo
+from irlab.walkthrough.history import History
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 from irlab.walkthrough.views import relevance_rule
@@ -34,15 +38,36 @@ def _start_over() -> None:
     set_state(replace(DEFAULT_STATE, present=current_state().present))
 
 
-def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
-    """K slider, relevance mode, presentation mode, the share link and "start over"."""
+UNDO_KEY = "irlab-undo"
+REDO_KEY = "irlab-redo"
+RESET_GRADES_KEY = "irlab-reset-grades"
+
+
+def live_controls(state: WalkthroughState, chapter: Chapter, steps: History) -> None:
+    """K, undo, redo and (graded mode) reset the edited grades: one row above the tiles."""
     n = len(SCENARIO.items)
+    graded = state.effective_mode(chapter) == "graded"
+    k_column, undo_column, redo_column, grades_column = st.columns([5, 1.25, 1.25, 2], vertical_alignment="bottom")
+    st.session_state[K_WIDGET] = state.effective_k(chapter)
+    k_help = ("How many results the system returns: the top K are predicted relevant."
+              if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
+    k_column.slider("K: results returned", 1, n, key=K_WIDGET, help=k_help,
+                    on_change=lambda: _update(k=st.session_state[K_WIDGET]))
+    undo_column.button("Undo", key=UNDO_KEY, on_click=undo, disabled=not steps.can_undo, icon=":material/undo:",
+                       help="Back to the state before your last move (Ctrl+Z).", width="stretch")
+    redo_column.button("Redo", key=REDO_KEY, on_click=redo, disabled=not steps.can_redo, icon=":material/redo:",
+                       help="Forward again to the state you undid (Ctrl+Shift+Z).", width="stretch")
+    if graded:
+        edited = state.grades is not None
+        grades_column.button("Reset grades", key=RESET_GRADES_KEY, on_click=lambda: _update(grades=None),
+                             disabled=not edited, icon=":material/restart_alt:", width="stretch",
+                             help=("Back to the rubric's grades; the order and K stay." if edited else
+                                   "No grade is edited: click a tile's grade (or type 0-4 on it) to change it."))
+
+
+def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
+    """Relevance mode, presentation mode, the share link and "start over"."""
     with st.sidebar:
-        st.session_state[K_WIDGET] = state.effective_k(chapter)
-        k_help = ("How many results the system returns: the top K are predicted relevant."
-                  if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
-        st.slider("K: results returned", 1, n, key=K_WIDGET, help=k_help,
-                  on_change=lambda: _update(k=st.session_state[K_WIDGET]))
         st.session_state[MODE_WIDGET] = "binary" if chapter.binary_only else state.effective_mode(chapter)
         st.radio("Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get, disabled=chapter.binary_only,
                  on_change=lambda: _update(mode=st.session_state[MODE_WIDGET]),

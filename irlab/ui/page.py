@@ -1,47 +1,89 @@
-"""What every walkthrough chapter page does first and last.
+"""What every walkthrough chapter page does: open, draw the live region, close.
 
-``open_chapter`` adopts tile moves, styles the page, draws the title and the preset, and shows
-notices; it returns the state the page renders. ``close_chapter`` draws the shared controls in
-the sidebar (last: Streamlit shows elements as they arrive, and the page's numbers matter more
-right after a drag) and writes the state into the URL. A page is then: open, ask irlab for the
-chapter's view, render, close.
+A chapter page is three calls::
+
+    state = open_chapter(CHAPTER)          # follows Back/Forward, styles, title and preset
+
+    @live_region(CHAPTER)                  # a fragment: a drag, K or undo reruns only this part
+    def draw(state):
+        view = ndcg_view(state, CHAPTER)   # irlab computes; render draws
+        render.tiles_above_headline(view.row, view.headline, state)
+        ...
+
+    close_chapter(state, CHAPTER)          # teaching text, Chapter n of 6, sidebar controls
+
+Why a fragment: a move changes the tiles, the numbers, the formulas and the charts, and nothing
+else. Rerunning only that region spares the browser the title, the teaching text, the sidebar and
+the navigation on every move (Streamlit sends and renders every element of a rerun). What lies
+outside the region and depends on the state (the relevance mode in the sidebar, presentation mode)
+is drawn by a full rerun, which the region asks for when an undo changed one of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 
-from irlab.ui.controls import sidebar_controls
+from irlab.ui import render
+from irlab.ui.controls import live_controls, sidebar_controls
 from irlab.ui.pages import chapter_page_path
-from irlab.ui.render import chapter_intro, notices
-from irlab.ui.state import MAIN, adopt_tile_changes, current_state, set_state, sync_url, take_notices
+from irlab.ui.shortcuts import undo_shortcuts
+from irlab.ui.state import (MAIN, adopt_tile_changes, current_state, follow_url, history, set_state, sync_url,
+                            take_notices)
 from irlab.ui.style import apply_style
 from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.state import WalkthroughState
 
 MAIN_TILES = {"tiles-main": MAIN}
+OUTSIDE = "irlab.page.outside"
+"""What the last full run drew outside the live region from the state (mode, presentation mode)."""
 
 
-def open_chapter(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> WalkthroughState:
-    """Set up a chapter page and return the learner's state for it.
+def _outside(state: WalkthroughState, chapter: Chapter) -> tuple[str, bool]:
+    return state.effective_mode(chapter), state.present
 
-    ``targets`` maps each tile row's component key to what it reorders (:data:`MAIN` or a query id).
-    """
-    state = current_state()
-    state = adopt_tile_changes(state, targets, state.effective_mode(chapter))
+
+def open_chapter(chapter: Chapter) -> WalkthroughState:
+    """Set up a chapter page and return the learner's state for the parts outside the live region."""
+    state = follow_url()
+    st.session_state[OUTSIDE] = _outside(state, chapter)
     apply_style(state.present)
-    chapter_intro(chapter, state, preset=lambda: set_state(current_state().with_preset(chapter)))
-    notices(take_notices())
+    render.chapter_intro(chapter, state, preset=lambda: set_state(current_state().with_preset(chapter)))
     return state
 
 
+def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> Callable:
+    """Decorator: run ``draw(state)`` now, inside a fragment with the live controls, notices and the URL.
+
+    ``targets`` maps each tile row's component key to what it reorders (:data:`MAIN` or a query id).
+    """
+    def run(draw: Callable[[WalkthroughState], None]) -> Callable[[WalkthroughState], None]:
+        @st.fragment
+        def region() -> None:
+            state = current_state()
+            state = adopt_tile_changes(state, targets, state.effective_mode(chapter))
+            if _outside(state, chapter) != st.session_state.get(OUTSIDE):
+                st.rerun(scope="app")  # an undo changed the mode or presentation mode: redraw the sidebar too
+            steps = history()
+            render.notices(take_notices())
+            live_controls(state, chapter, steps)
+            draw(state)
+            render.try_this(chapter, state)
+            sync_url(state, chapter)
+
+        region()
+        return draw
+
+    return run
+
+
 def close_chapter(state: WalkthroughState, chapter: Chapter) -> None:
-    """Draw "Chapter n of 6" with the previous and next chapter, the shared controls, and mirror the state into the URL."""
+    """The teaching text, "Chapter n of 6" with the previous and next chapter, and the shared controls."""
+    render.teaching(chapter, state)
     chapter_steps(chapter)
     sidebar_controls(state, chapter)
-    sync_url(state, chapter)
+    undo_shortcuts()
 
 
 def chapter_steps(chapter: Chapter) -> None:

@@ -14,10 +14,11 @@ import streamlit as st
 
 from irlab.explain.breakdown import Breakdown
 from irlab.ui.markdown import escape_markdown, markdown_table
+from irlab.ui.plot import chart
 from irlab.ui.tiles import ranking_tiles
 from irlab.walkthrough.chapters import Chapter
-from irlab.walkthrough.guide import try_this
-from irlab.walkthrough.charts import Spec, to_figure
+from irlab.walkthrough.guide import try_this as try_this_text
+from irlab.walkthrough.charts import Spec
 from irlab.walkthrough.state import WalkthroughState
 from irlab.walkthrough.views import Headline, TileRow, with_changes
 
@@ -106,7 +107,7 @@ def table_of(headers: Sequence[object], cells: Sequence[Sequence[object]]) -> No
 
 def figure(spec: Spec, caption: str, *, key: str) -> None:
     """A Plotly chart with its description as accessible name and as a visible caption."""
-    st.plotly_chart(to_figure(spec), config=CHART_CONFIG, key=key, alt=caption, width="stretch")
+    chart(spec, caption, key=key)
     st.caption(caption)
 
 
@@ -119,9 +120,13 @@ def chapter_intro(chapter: Chapter, state: WalkthroughState, preset) -> None:
               help="Set K, the relevance mode and every ranking to the sources' example of this chapter.")
 
 
+def try_this(chapter: Chapter, state: WalkthroughState) -> None:
+    """The chapter's experiment, worded for the state on screen."""
+    st.info(f"**Try this.** {escape_markdown(try_this_text(state, chapter))}", icon=":material/science:")
+
+
 def teaching(chapter: Chapter, state: WalkthroughState) -> None:
-    """What the metric rewards, its pros and cons, one experiment, and where the sources differ."""
-    st.info(f"**Try this.** {escape_markdown(try_this(state, chapter))}", icon=":material/science:")
+    """What the metric rewards, its pros and cons, and where the sources differ (not when presenting)."""
     if state.present:
         return
     st.markdown(f"**What it rewards.** {chapter.rewards}")

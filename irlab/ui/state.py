@@ -4,6 +4,10 @@ One immutable :class:`~irlab.walkthrough.views.WalkthroughState` lives under :da
 session's first run it is read from the link (``st.query_params``); malformed parameters
 become notices. Every run writes the state back into the URL, so a reload or a shared link
 restores it. Tile moves arrive as the tile component's ``change`` value and are adopted once.
+
+Each state is a browser history entry: Streamlit pushes one whenever the URL's parameters change,
+and its Back and Forward buttons rerun the page with the earlier link, which :func:`follow_url`
+adopts. Undo and redo (:mod:`irlab.walkthrough.history`) step through the states of the session.
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ import streamlit as st
 from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
 from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.history import History
 from irlab.walkthrough.state import MAIN_TARGET, SCENARIO, WalkthroughState
-from irlab.walkthrough.urlstate import params_from_state, state_from_params
+from irlab.walkthrough.urlstate import describes_state, params_from_state, state_from_params
 
 STATE = "irlab.state"
+HISTORY = "irlab.history"
+URL_WRITTEN = "irlab.url_written"
 NOTICES = "irlab.notices"
 SEEN = "irlab.seen_changes"
 MAIN = MAIN_TARGET
@@ -37,6 +44,49 @@ def current_state() -> WalkthroughState:
 def set_state(state: WalkthroughState) -> None:
     """Replace the learner's state (callbacks and pages call this)."""
     st.session_state[STATE] = state
+
+
+def follow_url() -> WalkthroughState:
+    """Adopt the link the browser went back or forward to, if it is not the one this session last wrote.
+
+    Only walkthrough links count (another page's parameters, or none after switching pages, are not a
+    state); what the link does not say keeps the learner's value.
+    """
+    state = current_state()
+    params = st.query_params.to_dict()
+    written = st.session_state.get(URL_WRITTEN)
+    if written is None or params == written or not describes_state(params):
+        return state
+    state, notices = state_from_params(params, base=state)
+    for notice in notices:
+        add_notice(notice)
+    st.session_state[URL_WRITTEN] = params
+    set_state(state)
+    return state
+
+
+def history() -> History:
+    """The session's undo history, with the present state observed."""
+    state = current_state()
+    past = st.session_state.get(HISTORY)
+    now = History(state) if past is None else past.observe(state)
+    st.session_state[HISTORY] = now
+    return now
+
+
+def undo() -> None:
+    """Callback: back to the state before the last move."""
+    _step(history().undo())
+
+
+def redo() -> None:
+    """Callback: forward to the state the last undo left."""
+    _step(history().redo())
+
+
+def _step(moved: History) -> None:
+    st.session_state[HISTORY] = moved
+    set_state(moved.present)
 
 
 def add_notice(text: str) -> None:
@@ -98,3 +148,4 @@ def sync_url(state: WalkthroughState, chapter: Chapter) -> None:
     params = params_from_state(state, chapter)
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
+    st.session_state[URL_WRITTEN] = params

@@ -80,16 +80,32 @@ def _k_marker(k: int, large: bool) -> tuple[Spec, Spec]:
     return line, label
 
 
+def label_position(index: int, k: int, ks: Sequence[int]) -> str:
+    """Where the value label at K sits beside its point: never centred on the K line, never past the plot's edge.
+
+    Series alternate sides (left above, right below), so two curves meeting at K keep their labels apart.
+
+    >>> label_position(0, 3, range(1, 9)), label_position(1, 3, range(1, 9)), label_position(0, 1, range(1, 9))
+    ('top left', 'bottom right', 'top right')
+    """
+    left = index % 2 == 0
+    if k == min(ks):
+        left = False
+    elif k == max(ks):
+        left = True
+    return ("top " if index % 2 == 0 else "bottom ") + ("left" if left else "right")
+
+
 def curves_spec(curves: Mapping[str, Curve], k: int, *, title: str, y_title: str = "value",
                 unit_range: bool = True, large: bool = False) -> Spec:
     """Each curve over K as a line with markers; the point at the current K enlarged and labelled."""
     traces = []
-    for (name, series), (colour, dash, symbol) in zip(curves.items(), SERIES_STYLES):
+    for index, ((name, series), (colour, dash, symbol)) in enumerate(zip(curves.items(), SERIES_STYLES)):
         values = series.values
         traces.append({
             "type": "scatter", "x": list(series.ks), "y": values, "name": name, "mode": "lines+markers+text",
             "text": [format_number(v) if x == k else "" for x, v in zip(series.ks, values)],
-            "textposition": "top center", "textfont": {"color": TEXT_ON_WHITE[colour], "size": 18 if large else 13},
+            "textposition": label_position(index, k, series.ks), "textfont": {"color": TEXT_ON_WHITE[colour], "size": 18 if large else 13},
             "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 3},
             "marker": {"symbol": symbol, "size": [16 if x == k else 9 for x in series.ks], "color": OKABE_ITO[colour]},
             "hovertemplate": f"{name}@%{{x}} = %{{y:.4f}}<extra></extra>"})

@@ -90,8 +90,13 @@ def parse_grades(value: str) -> dict[str, int]:
     return grades
 
 
-def state_from_params(params: Mapping[str, str | list[str]]) -> tuple[WalkthroughState, list[str]]:
-    """The state a link describes, and a notice for every parameter that was ignored."""
+def state_from_params(params: Mapping[str, str | list[str]],
+                      base: WalkthroughState = DEFAULT_STATE) -> tuple[WalkthroughState, list[str]]:
+    """The state a link describes, and a notice for every parameter that was ignored.
+
+    What the link does not say comes from ``base``: the defaults for a new visitor, the learner's own state
+    when the browser's Back button returns to an earlier link of the same session.
+    """
     notices: list[str] = []
     fields: dict[str, object] = {}
     query_orders: dict[str, tuple[str, ...]] = {}
@@ -138,8 +143,17 @@ def state_from_params(params: Mapping[str, str | list[str]]) -> tuple[Walkthroug
         more = f" and {len(unknown) - MAX_NAMED} more" if len(unknown) > MAX_NAMED else ""
         notices.insert(0, f"The link's unknown setting{'s' if len(unknown) > 1 else ''} {shown}{more} "
                           f"{'were' if len(unknown) > 1 else 'was'} ignored.")
-    state = WalkthroughState(**{**DEFAULT_STATE.__dict__, **fields, "query_orders": query_orders})
+    state = WalkthroughState(**{**base.__dict__, **fields, "query_orders": {**base.query_orders, **query_orders}})
     return state, notices
+
+
+def describes_state(params: Mapping[str, object]) -> bool:
+    """Whether URL parameters are a walkthrough link (ours), not another page's.
+
+    >>> describes_state({"order": "1,2,3,4,5,6,7,8", "k": "2"}), describes_state({"run": "a"}), describes_state({})
+    (True, False, False)
+    """
+    return "order" in params and set(params) <= KNOWN
 
 
 def params_from_state(state: WalkthroughState, chapter: Chapter) -> dict[str, str]:

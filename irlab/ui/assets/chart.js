@@ -1,0 +1,60 @@
+// One Plotly chart that updates in place: Plotly.react on every run, never a remount.
+//
+// The server sends the whole figure (data and layout, every number computed by irlab) as JSON;
+// this code only draws it. plotly.js is loaded once per browser tab from the installed plotly
+// package (a cached asset), not with every run.
+let plotlyLoading = null;
+
+function loadPlotly(src) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!plotlyLoading) {
+    plotlyLoading = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = src;
+      script.async = true;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => { plotlyLoading = null; reject(new Error("plotly.js did not load")); };
+      document.head.appendChild(script);
+    });
+  }
+  return plotlyLoading;
+}
+
+const FONT = { family: '"Source Sans 3", "Source Sans Pro", sans-serif', color: "#1f2328" };
+
+export default function (component) {
+  const { data, parentElement } = component;
+  let view = parentElement.__irlChart;
+  if (!view || !view.box.isConnected) {
+    const box = document.createElement("div");
+    box.className = "irl-chart";
+    box.setAttribute("role", "img");
+    box.setAttribute("data-testid", "irl-chart");
+    parentElement.appendChild(box);
+    view = parentElement.__irlChart = { box, json: null, drawn: false };
+  }
+  view.box.setAttribute("aria-label", data.alt);
+  if (data.figure === view.json) return;  // the same figure: nothing to draw
+  view.json = data.figure;
+  const figure = JSON.parse(data.figure);
+  const layout = { autosize: true, paper_bgcolor: "#ffffff", plot_bgcolor: "#ffffff", ...figure.layout,
+                   font: { ...FONT, ...(figure.layout.font || {}) } };
+  // tick labels and axis titles take the room they need (the specs keep small margins)
+  for (const name of Object.keys(layout)) {
+    if (/^[xy]axis\d*$/.test(name)) layout[name] = { automargin: true, ...layout[name] };
+  }
+  const height = layout.height || 340;
+  view.box.style.height = height + "px";
+  loadPlotly(data.plotly).then((Plotly) => {
+    if (view.json !== data.figure) return;  // a newer figure arrived while plotly.js loaded
+    Plotly.react(view.box, figure.data, layout, data.config).then(() => {
+      if (!view.drawn) {
+        view.drawn = true;
+        // charts follow the column's width: Plotly's own "responsive" listens to window resizes only
+        new ResizeObserver(() => Plotly.Plots.resize(view.box)).observe(view.box);
+      }
+    });
+  }).catch((error) => {
+    view.box.textContent = "The chart could not be drawn (" + error.message + "); its description: " + data.alt;
+  });
+}
