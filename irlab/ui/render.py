@@ -15,6 +15,7 @@ import streamlit as st
 from irlab.explain.breakdown import Breakdown
 from irlab.ui.markdown import escape_markdown, markdown_table
 from irlab.ui.plot import chart
+from irlab.ui.served import picture_url
 from irlab.ui.tiles import ranking_tiles
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.guide import try_this as try_this_text
@@ -36,8 +37,8 @@ def headline(items: Sequence[Headline]) -> None:
 
 
 def tiles(row: TileRow, state: WalkthroughState) -> None:
-    """One row of draggable picture tiles."""
-    ranking_tiles(key=row.key, tiles=row.tiles, k=row.k, mode=row.mode, editable_grades=row.editable_grades,
+    """One row of draggable picture tiles (each picture a URL the browser caches, not the picture itself)."""
+    ranking_tiles(key=row.key, tiles=[{**tile, "picture": picture_url(tile["picture"])} for tile in row.tiles], k=row.k, mode=row.mode, editable_grades=row.editable_grades,
                   max_grade=row.query.judgments.max_grade, default_order=row.default_order,
                   ideal_order=row.ideal_order, show_classes=row.show_classes, large=state.present, label=row.label)
 

@@ -86,13 +86,8 @@ function completeOrder(wanted, ids) {
   return out;
 }
 
-const DEFAULT_CLASS_LABELS = { TP: "true positive", FP: "false positive", FN: "false negative", TN: "true negative" };
-
-function classFor(relevance, returned) {
-  if (returned === null) return null;
-  if (relevance > 0) return returned ? "TP" : "FN";
-  return returned ? "FP" : "TN";
-}
+// The TP/FP/FN/TN class of a tile comes from the server only (irlab computes it). While a move waits
+// for the server's answer a tile shows no class rather than a guess.
 
 // ---------------------------------------------------------------- instance
 
@@ -106,8 +101,6 @@ function createInstance(host) {
     order: [],
     grades: {},
     dirty: false, // local changes not yet confirmed by the server
-    classRule: true, // server classes follow the standard TP/FP/FN/TN rule
-    classLabels: { ...DEFAULT_CLASS_LABELS },
     lastEmittedSeq: 0,
     tiles: new Map(), // id -> {el, refs}
     dragId: null,
@@ -187,9 +180,7 @@ function receive(inst, data) {
   };
   const prevIds = inst.order;
   inst.items = new Map();
-  const labels = { ...DEFAULT_CLASS_LABELS };
-  let rule = true;
-  tiles.forEach((t, i) => {
+  tiles.forEach((t) => {
     const id = String(t.id);
     const rel = parseInt(t.relevance, 10) || 0;
     const item = {
@@ -202,15 +193,8 @@ function receive(inst, data) {
       cls: ["TP", "FP", "FN", "TN"].includes(t.class) ? t.class : null,
       classLabel: t.class_label == null ? "" : String(t.class_label),
     };
-    if (item.cls && item.classLabel) labels[item.cls] = item.classLabel;
-    if (item.cls) {
-      const k = inst.cfg.k;
-      if (classFor(rel, k === null ? null : i < k) !== item.cls) rule = false;
-    }
     inst.items.set(id, item);
   });
-  inst.classLabels = labels;
-  inst.classRule = rule;
 
   const ack = typeof d.ack_seq === "number" ? d.ack_seq : null;
   // data from a rerun that started before our latest change: keep our order and grades
@@ -365,16 +349,9 @@ function updateTile(inst, refs, id, idx) {
 
   updateRelBadge(inst, refs, id);
 
-  let cls = null;
-  let clsLabel = "";
-  if (cfg.showClasses) {
-    if (inst.dirty && inst.classRule) {
-      cls = classFor(inst.grades[id] ?? 0, returned);
-    } else {
-      cls = item.cls;
-    }
-    if (cls) clsLabel = inst.dirty || !item.classLabel ? inst.classLabels[cls] : item.classLabel;
-  }
+  // a pending move shows no class: the server's answer (a few ms away) brings the new ones
+  const cls = cfg.showClasses && !inst.dirty ? item.cls : null;
+  const clsLabel = cls ? item.classLabel || cls : "";
   setAttr(refs.cls, "hidden", cls ? null : "");
   setAttr(refs.cls, "data-class", cls);
   setText(refs.clsCode, cls || "");

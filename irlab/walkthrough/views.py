@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 
 from irlab.data.judgments import Judgments
 from irlab.data.rankings import ideal_ranking
@@ -25,7 +24,6 @@ from irlab.metrics.curves import Curve, curve
 from irlab.metrics.dcg import explain_cg_at_k, explain_ndcg_at_k
 from irlab.metrics.precision_recall import explain_precision_at_k, explain_recall_at_k
 from irlab.metrics.reciprocal_rank import explain_mean_reciprocal_rank
-from irlab.scenarios.art import picture_data_uri
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CAT_IN_A_BOX
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.state import MAIN_TARGET, MODE_QUERY, SCENARIO, WalkthroughState
@@ -84,12 +82,6 @@ class TileRow:
     show_classes: bool
 
 
-@cache
-def _picture(item_id: str) -> str:
-    picture = SCENARIO.item(item_id).picture
-    return picture_data_uri(picture) if picture else ""
-
-
 def _relevance_label(grade: int, mode: str, max_grade: int) -> str:
     if mode == "binary":
         return "relevant" if grade >= 1 else "not relevant"
@@ -108,7 +100,7 @@ def tile_row(key: str, query: Query, ranking: Sequence[str], judgments: Judgment
         item = SCENARIO.item(item_id)
         grade = judgments.grade(item_id)
         cls = classes.get(item_id)
-        tiles.append({"id": item_id, "title": item.title, "alt": item.alt, "picture": _picture(item_id),
+        tiles.append({"id": item_id, "title": item.title, "alt": item.alt, "picture": item.picture or "",
                       "relevance": grade, "relevance_label": _relevance_label(grade, mode, judgments.max_grade),
                       "class": cls, "class_label": CLASS_LABELS.get(cls, "") if cls else ""})
     return TileRow(key=key, label=f"Ranking for \u201c{query.text}\u201d", query=query, tiles=tuple(tiles), k=k,
