@@ -23,8 +23,7 @@ def draw(state):
     relevance_level_control(state, CHAPTER)
     left, right = st.columns([2, 3])
     with left:
-        st.markdown("#### Confusion matrix")
-        render.table_of(*confusion_matrix(view.confusion))
+        render.formula_block(heading="Confusion matrix", table=confusion_matrix(view.confusion))
     with right:
         render.breakdown(view.confusion, SCENARIO.labels(), heading=f"Each picture at K = {view.k}")
     render.plain_text([view.confusion], SCENARIO.labels(), state)

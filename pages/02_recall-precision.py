@@ -24,9 +24,9 @@ def draw(state):
     relevance_level_control(state, CHAPTER)
     left, right = st.columns(2)
     with left:
-        render.formulas(view.recall)
+        render.formula_block(view.recall)
     with right:
-        render.formulas(view.precision)
+        render.formula_block(view.precision)
     render.figure(charts.curves_spec(view.curves, view.k, title="Recall@K and Precision@K over K", large=state.present),
                   charts.describe_curves(view.curves, view.k), key="recall-precision-curves")
     render.breakdown(view.recall, SCENARIO.labels(), heading=f"Which pictures count at K = {view.k}")

@@ -22,7 +22,7 @@ def draw(state):
     for row, (name, part) in zip(view.rows, view.per_query.items()):
         st.markdown(f"#### \u201c{name}\u201d: RR = {part.display_value}")
         render.tiles(row, state)
-        render.formulas(part)
+        render.formula_block(part)
     render.breakdown(view.mean, SCENARIO.labels(), heading="Mean over the three queries")
     st.caption(f"Cut at K = {view.k} (as MS MARCO's MRR@10 does), only first hits in the top {view.k} count: "
                f"{view.mean_at_k.plugged_text}.")

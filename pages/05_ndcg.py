@@ -25,11 +25,9 @@ def draw(state):
     picture_strip([SCENARIO.item(i) for i in view.ideal_order], badges=view.ideal_badges)
     left, right = st.columns(2)
     with left:
-        render.formulas(view.cg)
-        render.formulas(view.ndcg)
+        render.formula_block(view.cg, view.ndcg)
     with right:
-        render.formulas(view.ndcg.parts["DCG"])
-        render.formulas(view.ndcg.parts["IDCG"])
+        render.formula_block(view.ndcg.parts["DCG"], view.ndcg.parts["IDCG"])
     left, right = st.columns(2)
     with left:
         render.figure(charts.dcg_spec(view.curves, view.k, large=state.present),

@@ -22,6 +22,7 @@ is drawn by a full rerun, which the region asks for when an undo changed one of 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 import streamlit as st
 
@@ -49,7 +50,8 @@ def open_chapter(chapter: Chapter) -> WalkthroughState:
     state = follow_url()
     st.session_state[OUTSIDE] = _outside(state, chapter)
     apply_style(state.present)
-    render.chapter_intro(chapter, state, preset=lambda: set_state(current_state().with_preset(chapter)))
+    render.chapter_intro(chapter, state, preset=lambda: set_state(current_state().with_preset(chapter)),
+                         leave_presentation=lambda: set_state(replace(current_state(), present=False)))
     return state
 
 

@@ -19,11 +19,15 @@ from irlab.ui.served import ASSETS, plotly_js_url
 from irlab.walkthrough.charts import Spec
 
 CONFIG = {"displayModeBar": False, "responsive": True}
-_mount = st.components.v2.component("irlab_chart", js=(ASSETS / "chart.js").read_text(encoding="utf-8"),
+# Not isolated: plotly.js styles its charts through rules it adds to the document's head.
+_CSS = """
+.irl-chart-caption { margin: .35rem 0 0; font-size: .875rem; line-height: 1.45; color: #5c5b59; }
+"""
+_mount = st.components.v2.component("irlab_chart", js=(ASSETS / "chart.js").read_text(encoding="utf-8"), css=_CSS,
                                      isolate_styles=False)
 
 
 def chart(spec: Spec, alt: str, *, key: str) -> None:
-    """Mount (or update in place) one chart; ``alt`` is its text alternative."""
+    """Mount (or update in place) one chart; ``alt`` is its text alternative, also shown below it as a caption."""
     _mount(key=key, data={"figure": plotly.io.to_json(spec, validate=False), "alt": alt, "plotly": plotly_js_url(),
                           "config": CONFIG}, width="stretch", height="content")

@@ -32,8 +32,12 @@ def headline(items: Sequence[Headline]) -> None:
     key = "irlab.headline." + "|".join(re.sub(r"@\d+", "", item.label) for item in items)
     items = with_changes(items, st.session_state.get(key))
     st.session_state[key] = [item.value for item in items]
-    for column, item in zip(st.columns(len(items)), items):
-        column.metric(item.label, item.display, delta=item.change_display, help=item.help or None, border=True)
+    # one horizontal container, not columns: a column is an element of its own, and every element costs the
+    # browser a render on each move
+    with st.container(horizontal=True, gap="small"):
+        for item in items:
+            st.metric(item.label, item.display, delta=item.change_display, help=item.help or None, border=True,
+                      width="stretch")
 
 
 def tiles(row: TileRow, state: WalkthroughState) -> None:
@@ -55,17 +59,30 @@ def tiles_above_headline(row: TileRow, items: Sequence[Headline], state: Walkthr
         tiles(row, state)
 
 
-def formulas(breakdown: Breakdown) -> None:
-    """The symbolic formula, then the same formula with the numbers plugged in.
+def formula_lines(breakdown: Breakdown) -> list[str]:
+    """The LaTeX of a breakdown's display lines: the symbolic formula, then the same with the numbers plugged in.
 
-    A breakdown made of parts (the four confusion counts) shows one aligned line per part.
+    A breakdown made of parts (the four confusion counts) is one aligned block, a line per part.
     """
     if breakdown.plugged is None:
         lines = [rf"{part.symbolic} &\qquad {part.plugged_latex}" for part in breakdown.parts.values()]
-        st.latex(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")
-        return
-    st.latex(breakdown.symbolic)
-    st.latex(_fitted(breakdown.plugged_latex, len(breakdown.plugged_text)))
+        return [r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"]
+    return [breakdown.symbolic, _fitted(breakdown.plugged_latex, len(breakdown.plugged_text))]
+
+
+def formulas(breakdown: Breakdown) -> None:
+    """A breakdown's formulas, one ``st.latex`` per line (exercises and runs; chapters use :func:`formula_block`)."""
+    for line in formula_lines(breakdown):
+        st.latex(line)
+
+
+def formula_block(*breakdowns: Breakdown, heading: str | None = None, table: tuple | None = None) -> None:
+    """Several breakdowns' formulas (and a heading, a table) as ONE element: fewer elements, less browser work."""
+    parts = [f"#### {heading}"] if heading else []
+    parts += [f"$$\n{line}\n$$" for item in breakdowns for line in formula_lines(item)]
+    if table is not None:
+        parts.append(markdown_table(*table))
+    st.markdown("\n\n".join(parts))
 
 
 def _fitted(latex: str, width: int) -> str:
@@ -79,15 +96,12 @@ def _fitted(latex: str, width: int) -> str:
 
 def breakdown(item: Breakdown, labels: Mapping[str, str], *, heading: str | None = None, table: bool = True,
               table_label: str | None = None) -> None:
-    """A breakdown: formulas, the per-rank table (in an expander titled ``table_label`` if given) and its notes."""
-    if heading:
-        st.markdown(f"#### {heading}")
-    formulas(item)
-    if table and item.rows:
-        if table_label:
-            with st.expander(table_label):
-                table_of(*item.table(labels))
-        else:
+    """A breakdown: heading, formulas and per-rank table as one element (the table in an expander titled
+    ``table_label`` if given), then its notes."""
+    inline = item.table(labels) if table and item.rows and not table_label else None
+    formula_block(item, heading=heading, table=inline)
+    if table and item.rows and table_label:
+        with st.expander(table_label):
             table_of(*item.table(labels))
     for note in item.notes:
         st.caption(note)
@@ -109,16 +123,22 @@ def table_of(headers: Sequence[object], cells: Sequence[Sequence[object]]) -> No
 def figure(spec: Spec, caption: str, *, key: str) -> None:
     """A Plotly chart with its description as accessible name and as a visible caption."""
     chart(spec, caption, key=key)
-    st.caption(caption)
 
 
-def chapter_intro(chapter: Chapter, state: WalkthroughState, preset) -> None:
-    """Title, summary (not when presenting) and the one-click preset of the sources' example."""
-    st.title(f"{chapter.number}. {chapter.title}")
-    if not state.present:
-        st.markdown(chapter.summary)
-    st.button(chapter.preset_label, key=f"preset-{chapter.slug}", on_click=preset, icon=":material/restart_alt:",
-              help="Set K, the relevance mode and every ranking to the sources' example of this chapter.")
+def chapter_intro(chapter: Chapter, state: WalkthroughState, preset, leave_presentation) -> None:
+    """Title, summary (not when presenting) and the one-click preset of the sources' example; when presenting,
+    the buttons sit beside the title (the ranking and the numbers must fit one screen) with one back to the
+    normal view (the sidebar, where the switch lives, is folded away)."""
+    with st.container(horizontal=state.present, gap="medium", vertical_alignment="center"):
+        st.title(f"{chapter.number}. {chapter.title}", width="content" if state.present else "stretch")
+        if not state.present:
+            st.markdown(chapter.summary)
+        st.button("The sources' example" if state.present else chapter.preset_label, key=f"preset-{chapter.slug}",
+                  on_click=preset, icon=":material/restart_alt:",
+                  help=f"{chapter.preset_label}: K, the relevance mode and every ranking as in the sources.")
+        if state.present:
+            st.button("Leave presentation", key="leave-presentation", on_click=leave_presentation,
+                      icon=":material/close_fullscreen:", help="Back to the normal view, with the sidebar.")
 
 
 def try_this(chapter: Chapter, state: WalkthroughState) -> None:

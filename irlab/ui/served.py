@@ -2,7 +2,7 @@
 
 Streamlit serves a directory that a components v1 declaration names as its ``path`` under
 ``/component/<module>.<name>/<file>`` (gzip-compressed, ``Cache-Control: public``). Two directories
-are served this way: our :data:`ASSETS` (the pictures of the walkthrough) and the installed
+are served this way: our :data:`ASSETS` (component code and styles, the walkthrough's pictures) and the installed
 ``plotly`` package's ``package_data`` (plotly.js). A run then sends a short URL where it used to
 send the file: the eight pictures were 30 KB of ``data:`` URIs in every tile message.
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import plotly
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from irlab.scenarios.art import PICTURES, picture_svg
 
@@ -26,10 +27,17 @@ _SERVED = {"assets": ASSETS, "plotly_js": PLOTLY_DIR}
 
 
 def _url(name: str, relative: str) -> str:
-    # Declaring registers the directory with the running server (a no-op outside a script run, e.g. in unit tests).
-    st.components.v1.declare_component(name, path=_SERVED[name])
+    if get_script_run_ctx(suppress_warning=True) is not None:  # outside a run (unit tests) there is no server
+        st.components.v1.declare_component(name, path=_SERVED[name])
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     return f"{'/' + base if base else ''}/component/{__name__}.{name}/{relative}"
+
+
+def asset_url(relative: str) -> str:
+    """Where the browser loads one of our :data:`ASSETS` from (component code and styles, pictures)."""
+    if not (ASSETS / relative).is_file():
+        raise FileNotFoundError(f"no asset {relative!r}")
+    return _url("assets", relative)
 
 
 def plotly_js_url() -> str:
@@ -47,7 +55,7 @@ def picture_url(key: str) -> str:
         return ""
     if key not in PICTURES:
         raise KeyError(f"no picture {key!r}")
-    return _url("assets", f"pictures/{key}.svg")
+    return asset_url(f"pictures/{key}.svg")
 
 
 def write_pictures(folder: Path = PICTURE_DIR) -> None:

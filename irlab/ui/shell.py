@@ -18,6 +18,7 @@ import streamlit as st
 from irlab.scenarios.art import picture_svg
 from irlab.ui.pages import ICONS, chapter_page_path
 from irlab.ui.markdown import escape_markdown
+from irlab.ui.state import current_state
 from irlab.ui.style import BASE_CSS
 from irlab.walkthrough.chapters import CHAPTERS
 
@@ -52,7 +53,10 @@ def navigation():
     ``st.navigation`` marks the chosen page object as the one to run.
     """
     # The icon is one of our own pictures: material icons are fetched from Google, which fails offline.
-    st.set_page_config(page_title="IR Lab", page_icon=picture_svg("white-cat-in-box"), layout="wide")
+    # Presenting, the sidebar folds away (its arrow, top left, or "Leave presentation mode" brings it back).
+    sidebar = "collapsed" if current_state().present else "auto"
+    st.set_page_config(page_title="IR Lab", page_icon=picture_svg("white-cat-in-box"), layout="wide",
+                       initial_sidebar_state=sidebar)
     st.session_state[RAN_APP] = True
     if PAGES not in st.session_state:
         st.session_state[PAGES] = app_pages()

@@ -23,15 +23,25 @@ BASE_CSS = """
 [data-testid="stWidgetLabel"][disabled] p, [data-testid="stRadioOption"][data-disabled="true"] p {
   color: #5c5b59 !important; opacity: 1 !important; }
 [data-testid="stTable"] td, [data-testid="stTable"] th { font-variant-numeric: tabular-nums; }
+/* A move redraws the live region within a tenth of a second: fading it out and back in meanwhile only costs
+   the browser a repaint of the page on every frame, so the region's elements do not fade */
+[data-stale="true"] {
+  opacity: 1 !important; transition: none !important; }
+/* What happens inside the tiles and the charts does not lay out or repaint the rest of the page */
+[data-testid="stBidiComponentIsolated"], .irl-chart { contain: layout paint; }
 </style>
 """
 
 PRESENT_CSS = """
 <style>
 html { font-size: 19px; }
-h1 { font-size: 2.6rem !important; }
+/* the ranking and the headline numbers fit one screen at 1280x800: less room above the title */
+[data-testid="stMainBlockContainer"] { padding-top: 3.2rem !important; padding-left: 2rem !important;
+  padding-right: 2rem !important; max-width: none !important; }
+h1 { font-size: 2.1rem !important; padding: .2rem 0 .3rem !important; }
 .katex { font-size: 1.45em !important; }
-[data-testid="stMetricValue"] { font-size: 3.1rem !important; }
+[data-testid="stMetricValue"] { font-size: 3.1rem !important; line-height: 1.15 !important; }
+[data-testid="stMetric"] { padding-top: .5rem !important; padding-bottom: .5rem !important; }
 [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
 [data-testid="stTable"] { font-size: 1.1rem; }
 </style>

@@ -47,19 +47,44 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from numbers import Integral, Real
-from pathlib import Path
+import json
 from typing import Any
 
 import streamlit as st
+
+from irlab.ui.served import asset_url
 
 COMPONENT_NAME = "irlab_ranking_tiles"
 MODES = ("binary", "graded")
 CLASSES = ("TP", "FP", "FN", "TN")
 
-_JS = Path(__file__).with_name("tiles.js").read_text(encoding="utf-8")
-_CSS = Path(__file__).with_name("tiles.css").read_text(encoding="utf-8")
+# The component's code and styles (assets/tiles.js, assets/tiles.css, 43 KB) are served files the browser loads
+# once per tab; each run sends only this loader. Its styles go into the instance's shadow root before the first
+# tile is drawn, so no tile ever shows unstyled.
+_LOADER = """
+const CODE = %(code)s, STYLE = %(style)s;
+let loading = null;
+function styled(root) {
+  if (root.querySelector("link[data-irl-style]")) return Promise.resolve();
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = STYLE;
+  link.setAttribute("data-irl-style", "");
+  root.appendChild(link);
+  return new Promise((resolve) => { link.onload = link.onerror = resolve; });
+}
+export default function (component) {
+  loading ??= import(new URL(CODE, window.location.href).href);  // this loader runs from a blob: URL
+  Promise.all([loading, styled(component.parentElement.getRootNode())]).then(([module]) => module.default(component));
+}
+"""
 
-_mount = st.components.v2.component(COMPONENT_NAME, js=_JS, css=_CSS, isolate_styles=True)
+
+def _loader() -> str:
+    return _LOADER % {"code": json.dumps(asset_url("tiles.js")), "style": json.dumps(asset_url("tiles.css"))}
+
+
+_mount = st.components.v2.component(COMPONENT_NAME, js=_loader(), isolate_styles=True)
 
 
 def _noop() -> None:

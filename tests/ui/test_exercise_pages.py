@@ -85,7 +85,7 @@ def test_the_answer_key_preview_shows_irlabs_values(builder_on):
     for question in CATS.questions:
         value = explain_question(CATS, question).display_value
         assert any(label.endswith(f"= {value}") for label in labels), question.id
-    assert any("\\frac" in latex.value for latex in at.latex)
+    assert any("\\frac" in element.value for element in [*at.latex, *at.markdown])
 
 
 def test_a_bad_edit_shows_the_problem_where_it_is_and_keeps_the_last_valid_exercise(builder_on, downloads):
@@ -263,7 +263,7 @@ def test_a_right_answer_says_correct_and_shows_the_breakdown(open_page):
     practice_answer(at, "0,7992")
     assert f"Correct. 0.7992 is within 0.005 of {expected.display_value}." in texts(at)
     assert "The solution" in texts(at)
-    assert any(expected.plugged_latex in latex.value for latex in at.latex)
+    assert any(expected.plugged_latex in element.value for element in [*at.latex, *at.markdown])
     assert "Score: 1 of 6 questions answered correctly" in " ".join(p.text for p in at.get("progress"))
 
 
@@ -280,7 +280,7 @@ def test_unreadable_answers_say_why_and_solutions_can_be_shown(open_page):
     assert "'a quarter' is not a number" in texts(at)
     [show] = [b for b in at.button if b.label == "Show the solution"]
     show.click().run()
-    assert "The solution" in texts(at) and at.latex
+    assert "The solution" in texts(at) and any("$$" in element.value for element in at.markdown)
     assert any("(solution shown)" in option for option in at.selectbox[0].options)
 
 

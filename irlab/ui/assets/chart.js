@@ -30,10 +30,15 @@ export default function (component) {
     box.className = "irl-chart";
     box.setAttribute("role", "img");
     box.setAttribute("data-testid", "irl-chart");
-    parentElement.appendChild(box);
-    view = parentElement.__irlChart = { box, json: null, drawn: false };
+    // the text alternative, also shown: what the chart says, in words (text, never HTML)
+    const caption = document.createElement("p");
+    caption.className = "irl-chart-caption";
+    caption.setAttribute("data-testid", "irl-chart-caption");
+    parentElement.append(box, caption);
+    view = parentElement.__irlChart = { box, caption, json: null, drawn: false };
   }
   view.box.setAttribute("aria-label", data.alt);
+  view.caption.textContent = data.alt;
   if (data.figure === view.json) return;  // the same figure: nothing to draw
   view.json = data.figure;
   const figure = JSON.parse(data.figure);
