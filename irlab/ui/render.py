@@ -18,7 +18,7 @@ from irlab.ui.plot import chart
 from irlab.ui.served import picture_url
 from irlab.ui.tiles import ranking_tiles
 from irlab.walkthrough.chapters import Chapter
-from irlab.walkthrough.guide import try_this as try_this_text
+from irlab.walkthrough.guide import steps
 from irlab.walkthrough.charts import Spec
 from irlab.walkthrough.state import WalkthroughState
 from irlab.walkthrough.views import Headline, TileRow, with_changes
@@ -142,8 +142,16 @@ def chapter_intro(chapter: Chapter, state: WalkthroughState, preset, leave_prese
 
 
 def try_this(chapter: Chapter, state: WalkthroughState) -> None:
-    """The chapter's experiment, worded for the state on screen."""
-    st.info(f"**Try this.** {escape_markdown(try_this_text(state, chapter))}", icon=":material/science:")
+    """The chapter's experiments, worded for the state on screen; each is ticked off once the learner reached it
+    (and stays ticked for the session), with a word as well as the icon."""
+    key = f"irlab.steps.{chapter.slug}"
+    items = steps(state, chapter)
+    done = set(st.session_state.get(key, ())) | {item.key for item in items if item.reached}
+    st.session_state[key] = done
+    lines = [f"- :material/check_circle: **Done:** ~~{escape_markdown(item.text)}~~" if item.key in done else
+             f"- :material/radio_button_unchecked: {escape_markdown(item.text)}" for item in items]
+    count = sum(item.key in done for item in items)
+    st.info(f"**Try this.** {count} of {len(items)} done\n\n" + "\n".join(lines), icon=":material/science:")
 
 
 def teaching(chapter: Chapter, state: WalkthroughState) -> None:

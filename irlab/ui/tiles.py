@@ -38,7 +38,8 @@ shown order joined by ",", ``data-k``, ``data-mode``); the list ``[data-testid="
 when k is None); in a tile: ``irl-move-up`` / ``irl-move-down`` buttons (aria-disabled at
 the ends), ``irl-rank``, ``irl-picture``, ``irl-title``, ``irl-relevance`` (binary,
 ``data-relevance``), ``irl-grade`` (graded, ``data-grade``; a button when editable),
-``irl-class`` (``data-class``), ``irl-status``; toolbar buttons ``irl-reset``,
+``irl-class`` (``data-class``), ``irl-status``, ``irl-edited`` (hidden unless the grade differs
+from ``rubric``; the tile then has ``data-edited="true"``) with its button ``irl-grade-reset``; toolbar buttons ``irl-reset``,
 ``irl-ideal``, ``irl-shuffle``; the cut ``irl-cut``; the legend ``irl-legend``; the polite
 live region ``irl-live`` (all as ``data-testid``).
 """
@@ -136,6 +137,10 @@ def _tile(raw: Mapping, index: int, *, mode: str, max_grade: int) -> dict[str, A
         default_label = "relevant" if relevance else "not relevant"
     else:
         default_label = f"grade {relevance} of {max_grade}"
+    rubric = raw.get("rubric")
+    if rubric is not None and (isinstance(rubric, bool) or not isinstance(rubric, Integral) or
+                               not 0 <= int(rubric) <= top):
+        raise ValueError(f"tile {item_id!r}: 'rubric' must be None or a grade in 0..{top}, got {rubric!r}")
     cls = raw.get("class")
     if cls is not None and cls not in CLASSES:
         raise ValueError(f"tile {item_id!r}: 'class' must be one of {CLASSES} or None, got {cls!r}")
@@ -149,6 +154,7 @@ def _tile(raw: Mapping, index: int, *, mode: str, max_grade: int) -> dict[str, A
                                  default=default_label),
         "class": cls,
         "class_label": _text(raw.get("class_label"), field="class_label", index=index, default=cls or ""),
+        "rubric": None if rubric is None else int(rubric),
     }
 
 
@@ -210,7 +216,9 @@ def ranking_tiles(*, key: str, tiles: Sequence[Mapping], k: int | None, mode: st
     ``tiles`` are in the CURRENT rank order; each is a mapping with ``id``, ``title``, ``alt``,
     ``picture`` (image URL, e.g. a ``data:image/svg+xml;base64,...`` URI), ``relevance``
     (0/1 in binary mode, 0..max_grade in graded mode), ``relevance_label``, ``class``
-    ("TP"/"FP"/"FN"/"TN" or None, shown only when ``show_classes``) and ``class_label``.
+    ("TP"/"FP"/"FN"/"TN" or None, shown only when ``show_classes``), ``class_label`` and ``rubric`` (the
+    judged grade when grades are editable: a tile whose grade differs is marked edited, with a button
+    that puts the judged grade back).
     ``k`` is the cut-off (None: no cut). The learner's changes arrive in
     ``st.session_state[key]["change"]`` (see the module docstring).
     """

@@ -1,4 +1,10 @@
-""""Try this": one experiment per chapter, worded for the state on screen, its numbers computed by irlab.
+""""Try this": each chapter's experiments, worded for the state on screen, their numbers computed by irlab.
+
+:func:`steps` gives two to four :class:`Step` per chapter: a goal the learner can reach (set K to 8, put
+a relevant picture first, reach NDCG = 1 ...), its sentence for the current state, and whether the current
+state reaches the goal; the page ticks a step off once it has been reached. No goal holds in a chapter's
+own example, so nothing is ticked before the learner moves. :func:`try_this` is the first experiment as
+one sentence.
 
 Each suggestion names the current K and mode and predicts what the move will show, by computing the
 chapter's view for the state after the move (the same views the pages draw), so a sentence is never
@@ -12,14 +18,14 @@ Swap the first two tiles: CG@2 stays 4, but DCG@2 goes from 2.5237 to 4 and NDCG
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from irlab.explain.formula import format_number
-from irlab.scenarios.cats_in_boxes import DARK_CAT
+from irlab.scenarios.cats_in_boxes import DARK_CAT, WHITE_CAT_IN_A_BOX
 from irlab.walkthrough.chapters import Chapter
-from irlab.walkthrough.state import SCENARIO, WalkthroughState
-from irlab.walkthrough.views import (confusion_view, map_view, mrr_view, ndcg_view, recall_precision_view,
-                                     relevance_rule)
+from irlab.walkthrough.state import MODE_QUERY, SCENARIO, WalkthroughState
+from irlab.walkthrough.views import (confusion_view, conventions_view, map_view, mrr_view, ndcg_view,
+                                     recall_precision_view, relevance_rule)
 
 N = len(SCENARIO.items)
 
@@ -144,3 +150,125 @@ _GUIDES = {"actual-vs-predicted": _actual_vs_predicted, "recall-precision": _rec
 def try_this(state: WalkthroughState, chapter: Chapter) -> str:
     """The chapter's experiment for ``state``: its K, its mode, and the numbers the move will show."""
     return _GUIDES[chapter.slug](state, chapter)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One experiment of a chapter: ``key`` names its goal, ``text`` says it for the current state, ``reached``
+    tells whether the current state reaches the goal."""
+
+    key: str
+    text: str
+    reached: bool
+
+
+def _top_is_relevant(state: WalkthroughState, chapter: Chapter) -> bool:
+    return state.order[0] in state.relevant_items(chapter)
+
+
+def _swapped_inside_top(state: WalkthroughState, k: int) -> bool:
+    """The learner reordered the sources' ranking: inside the top K (K >= 2), or the top picture (K = 1)."""
+    source = SCENARIO.query(MODE_QUERY["binary"]).default_ranking
+    if k == 1:
+        return state.order[0] != source[0]
+    return state.order != source and set(state.order[:k]) == set(source[:k])
+
+
+def _steps_actual_vs_predicted(state: WalkthroughState, chapter: Chapter) -> list[Step]:
+    k = state.effective_k(chapter)
+    counts = confusion_view(state, chapter).confusion.value
+    top = SCENARIO.item(state.order[0]).title
+    return [
+        Step("k-all", _actual_vs_predicted(state, chapter) if k < N else
+             f"At K = {N} every picture is predicted relevant: TP = {counts.TP}, FP = {counts.FP}, FN = 0 and TN = 0.",
+             k == N),
+        Step("k-one", f"Set K to 1: only rank 1 is predicted relevant; now, at K = {k}, TP = {counts.TP} and "
+                      f"FP = {counts.FP}.", k == 1),
+        Step("top-relevant", f"Drag a relevant picture to rank 1 (now: {top}): it becomes a true positive at "
+                             f"any K. ({relevance_rule(state, chapter)})", _top_is_relevant(state, chapter)),
+    ]
+
+
+def _steps_recall_precision(state: WalkthroughState, chapter: Chapter) -> list[Step]:
+    k = state.effective_k(chapter)
+    view = recall_precision_view(state, chapter)
+    return [
+        Step("order-inside-k", _recall_precision(state, chapter).split(" Then set K")[0],
+             _swapped_inside_top(state, k)),
+        Step("k-all", f"Set K = {N}: {view.recall.measure} is {view.recall.display_value} now; at K = {N} recall is "
+                      "1 whatever the order, and precision is the share of relevant pictures.", k == N),
+        Step("precision-one", f"Find an order and a K where precision is 1: {view.precision.measure} is "
+                              f"{view.precision.display_value} now; only relevant pictures may stand in the top K.",
+             view.precision.value == 1),
+    ]
+
+
+def _steps_mrr(state: WalkthroughState, chapter: Chapter) -> list[Step]:
+    view = mrr_view(state, chapter)
+    name = SCENARIO.query(DARK_CAT).text
+    return [
+        Step("dark-cat-first", _mrr(state, chapter), view.per_query[name].value == 1),
+        Step("mrr-one", f"Make MRR exactly 1 (now {view.mean.display_value}): each query needs a relevant picture "
+                        "at rank 1, and nothing below it matters.", view.mean.value == 1),
+    ]
+
+
+def _steps_map(state: WalkthroughState, chapter: Chapter) -> list[Step]:
+    k = state.effective_k(chapter)
+    view = map_view(state, chapter)
+    name = SCENARIO.query(DARK_CAT).text
+    return [
+        Step("dark-cat-up", _map(state, chapter), view.per_query[name].value == 1),
+        Step("k-low", f"Set K to 2: {view.mean.measure} is {view.mean.display_value} at K = {k}; relevant pictures "
+                      "below rank 2 then add nothing to the average precision.", k <= 2),
+        Step("map-one", f"Make {view.mean.measure} = 1 (now {view.mean.display_value}): in every query all relevant "
+                        "pictures above all the others.", view.mean.value == 1),
+    ]
+
+
+def _steps_ndcg(state: WalkthroughState, chapter: Chapter) -> list[Step]:
+    view = ndcg_view(state, chapter)
+    judgments = view.row.query.judgments
+    ndcg = view.headline[3]
+    graded = view.mode == "graded"
+    return [
+        Step("swap", _ndcg(state, chapter),
+             judgments.grade(state.order[0]) == judgments.max_grade if graded else _top_is_relevant(state, chapter)),
+        Step("ideal", f"Press “Ideal order”: {ndcg.label} goes from {ndcg.display} to 1, because DCG then "
+                      "equals IDCG.", ndcg.value == 1),
+        Step("edit-grade", "Switch to graded relevance and edit a grade (click it, or type 0-4 on a tile): the ideal "
+                           "order, IDCG and NDCG follow the new grade; “Reset grades” puts the judged ones back."
+             if not graded else "Edit a grade (click it, or type 0-4 on a tile): the ideal order, IDCG and NDCG follow "
+                                "the new grade; “Reset grades” puts the judged ones back.",
+             state.grades is not None),
+    ]
+
+
+def _steps_conventions(state: WalkthroughState, chapter: Chapter) -> list[Step]:
+    view = conventions_view(state, chapter)
+    grades = SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments if state.grades is None else state.graded_judgments()
+    return [
+        Step("returned", _conventions(state, chapter) + f" Now: {view.returned} returned, K = {view.k}.",
+             view.returned < view.k),
+        Step("grade-four-first", "Put a grade-4 picture at rank 1: exponential gain (2^grade - 1) weighs it 15 where "
+                                 "linear gain weighs it 4, so the two DCG conventions move apart.",
+             grades.grade(state.order[0]) == grades.max_grade),
+    ]
+
+
+_STEPS = {"actual-vs-predicted": _steps_actual_vs_predicted, "recall-precision": _steps_recall_precision,
+          "mrr": _steps_mrr, "map": _steps_map, "ndcg": _steps_ndcg, "conventions": _steps_conventions}
+
+
+def steps(state: WalkthroughState, chapter: Chapter) -> tuple[Step, ...]:
+    """The chapter's experiments for ``state``, each with whether ``state`` reaches its goal.
+
+    >>> from irlab.walkthrough.chapters import chapter
+    >>> from irlab.walkthrough.state import DEFAULT_STATE
+    >>> [(step.key, step.reached) for step in steps(DEFAULT_STATE.with_preset(chapter("recall-precision")),
+    ...                                            chapter("recall-precision"))]
+    [('order-inside-k', False), ('k-all', False), ('precision-one', False)]
+    >>> steps(replace(DEFAULT_STATE, k=8), chapter("recall-precision"))[1].reached
+    True
+    """
+    return tuple(_STEPS[chapter.slug](state, chapter))

@@ -102,7 +102,8 @@ def tile_row(key: str, query: Query, ranking: Sequence[str], judgments: Judgment
         cls = classes.get(item_id)
         tiles.append({"id": item_id, "title": item.title, "alt": item.alt, "picture": item.picture or "",
                       "relevance": grade, "relevance_label": _relevance_label(grade, mode, judgments.max_grade),
-                      "class": cls, "class_label": CLASS_LABELS.get(cls, "") if cls else ""})
+                      "class": cls, "class_label": CLASS_LABELS.get(cls, "") if cls else "",
+                      "rubric": query.judgments.grade(item_id) if editable_grades else None})
     return TileRow(key=key, label=f"Ranking for \u201c{query.text}\u201d", query=query, tiles=tuple(tiles), k=k,
                    mode=mode, editable_grades=editable_grades, default_order=query.default_ranking,
                    ideal_order=tuple(ideal_ranking(judgments, ranking)), show_classes=show_classes)

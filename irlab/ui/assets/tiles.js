@@ -192,6 +192,7 @@ function receive(inst, data) {
       relevanceLabel: t.relevance_label == null ? "" : String(t.relevance_label),
       cls: ["TP", "FP", "FN", "TN"].includes(t.class) ? t.class : null,
       classLabel: t.class_label == null ? "" : String(t.class_label),
+      rubric: Number.isInteger(t.rubric) ? t.rubric : null, // the judged grade, when grades are editable
     };
     inst.items.set(id, item);
   });
@@ -260,8 +261,15 @@ function makeTile(inst, id) {
   statusIcon.appendChild(icon("check"));
   const statusText = el("span", "irl-status-text");
   status.append(statusIcon, statusText);
-  tile.append(head, pic, title, badges, status);
-  const refs = { tile, up, rank, down, img, title, badges, rel: null, relKind: "", cls, clsCode, clsText, status, statusText };
+  // an edited grade says so, with the judged grade and a button that puts it back (this grade only)
+  const edited = el("span", "irl-edited", { "data-testid": "irl-edited", hidden: "" });
+  const editedText = el("span", "irl-edited-text");
+  const editedReset = el("button", "irl-edited-reset", { type: "button", tabindex: "-1", "data-testid": "irl-grade-reset" });
+  editedReset.textContent = "undo edit";
+  edited.append(editedText, editedReset);
+  tile.append(head, pic, title, badges, edited, status);
+  const refs = { tile, up, rank, down, img, title, badges, rel: null, relKind: "", cls, clsCode, clsText, status, statusText,
+                 edited, editedText, editedReset };
   inst.tiles.set(id, refs);
   return refs;
 }
@@ -315,8 +323,13 @@ function updateRelBadge(inst, refs, id) {
     for (let i = 0; i < cfg.maxGrade; i++) pips.appendChild(el("span", "irl-pip"));
   }
   pips.childNodes.forEach((p, i) => setClass(p, "irl-pip-on", i < g));
+  const changed = kind === "graded-edit" && item.rubric !== null && g !== item.rubric;
+  setAttr(refs.tile, "data-edited", changed ? "true" : null);
+  setAttr(refs.edited, "hidden", changed ? null : "");
+  setText(refs.editedText, changed ? `edited (judged ${item.rubric})` : "");
+  setAttr(refs.editedReset, "aria-label", changed ? `Put the grade of ${item.title} back to the judged ${item.rubric}` : null);
   if (kind === "graded-edit") {
-    setAttr(b, "aria-label", `Change the grade of ${item.title} (now ${label}; click for the next grade)`);
+    setAttr(b, "aria-label", `Change the grade of ${item.title} (now ${label}${changed ? `, edited; judged ${item.rubric}` : ""}; click for the next grade)`);
     setAttr(b, "title", `${label}. Click, or focus the tile and type 0–${cfg.maxGrade}, to change it.`);
   } else {
     setAttr(b, "aria-label", null);
@@ -621,6 +634,11 @@ function wire(inst) {
       if (btn.getAttribute("aria-disabled") === "true") return;
       const dir = parseInt(btn.getAttribute("data-dir"), 10);
       moveTo(inst, id, inst.order.indexOf(id) + dir, "button");
+      return;
+    }
+    if (btn.classList.contains("irl-edited-reset")) {
+      const judged = inst.items.get(id).rubric;
+      if (judged !== null) setGrade(inst, id, judged);
       return;
     }
     if (btn.classList.contains("irl-grade-edit")) {
