@@ -36,8 +36,9 @@ def headline(items: Sequence[Headline]) -> None:
     # browser a render on each move
     with st.container(horizontal=True, gap="small"):
         for item in items:
+            still = item.change == 0
             st.metric(item.label, item.display, delta=item.change_display, help=item.help or None, border=True,
-                      width="stretch")
+                      width="stretch", delta_color="off" if still else "normal", delta_arrow="off" if still else "auto")
 
 
 def tiles(row: TileRow, state: WalkthroughState) -> None:

@@ -36,7 +36,7 @@ PRESENT_CSS = """
 <style>
 html { font-size: 19px; }
 /* the ranking and the headline numbers fit one screen at 1280x800: less room above the title */
-[data-testid="stMainBlockContainer"] { padding-top: 3.2rem !important; padding-left: 2rem !important;
+[data-testid="stMainBlockContainer"] { padding-top: 2.8rem !important; padding-left: 2rem !important;
   padding-right: 2rem !important; max-width: none !important; }
 h1 { font-size: 2.1rem !important; padding: .2rem 0 .3rem !important; }
 .katex { font-size: 1.45em !important; }

@@ -44,9 +44,11 @@ class Headline:
 
     @property
     def change_display(self) -> str | None:
-        """The change as signed text (``+0.25``, ``-1``), or None when there is none to show."""
-        if self.change is None or self.change == 0:
+        """The change as signed text (``+0.25``, ``-1``, ``no change``), or None before the first move."""
+        if self.change is None:
             return None
+        if self.change == 0:
+            return "no change"
         return ("+" if self.change > 0 else "-") + format_number(abs(self.change))
 
 
