@@ -1,11 +1,21 @@
-"""Latency of a real mouse drag in headless Chromium: drop -> numbers updated, drop -> charts updated.
+"""Lecture-hall latency: every chapter beside a bare Streamlit page, in one headless Chromium with the same flags.
 
-    python bench/drag_latency.py [--drags 20]
+    python bench/drag_latency.py [--changes 20] [--drags 20] [--starts 5] [--chapters ndcg,map]
 
-Starts the app, opens a chapter, and drags one tile back and forth. For each drop it measures
-(in the page, with performance.now()) the time until every headline number shows the value irlab
-computes for the new order, and until the first chart holds the new curve. Goals on the 2-core
-CI machine: numbers median <= 100 ms and p95 <= 200 ms; charts median <= 200 ms.
+The **bare page** is one ``st.slider("K", 1, 8)`` and one ``st.metric`` (see ``bench/k_change_cost.py``). For
+the bare page and every chapter it measures, in the page with ``performance.now()``:
+
+* **K change**: ArrowRight / ArrowLeft on the focused K slider -> the headline number names the new K;
+* **main-thread time per change**: Chrome DevTools Protocol ``Performance.getMetrics`` ``TaskDuration`` after
+  the page has settled minus before the key press (or the drop);
+* **drop -> numbers**: a real mouse drag of the tile at rank 4 to rank 1 (and back), from the ``drop`` event
+  until every headline number shows what irlab computes for the new order;
+* **drop -> charts**: from the same drop until every chart on the page holds new data;
+* **cold start**: a new browser context opens the page; navigation start -> first headline number shown.
+
+Medians, p95 and ratios to the bare page go in a Markdown table. Issue 10's targets: main-thread time per change
+<= 2.0x the bare page's, K change shown <= 1.2x, drop -> numbers p50 <= 80 ms and p95 <= 150 ms, drop -> charts
+p50 <= 120 ms, cold start <= 1.5x. Not a test: timings depend on the machine and on what else it runs.
 """
 
 from __future__ import annotations
@@ -13,89 +23,147 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
+import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser import LAPTOP, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
-from irlab.walkthrough.chapters import chapter  # noqa: E402
+from bench.k_change_cost import BARE, measure as k_changes, percentile, task_seconds  # noqa: E402
+from bench.runs_page import server  # noqa: E402
+from irlab.walkthrough.chapters import CHAPTERS  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
-from irlab.walkthrough.views import ndcg_view, recall_precision_view  # noqa: E402
+from irlab.walkthrough.views import confusion_view, map_view, mrr_view, ndcg_view, recall_precision_view  # noqa: E402
 
-WATCH_JS = """([metrics, curve]) => {
+VIEWS = {"actual-vs-predicted": confusion_view, "recall-precision": recall_precision_view, "mrr": mrr_view,
+         "map": map_view, "ndcg": ndcg_view, "conventions": None}
+"""Each chapter's view, for the headline numbers a drop must show (Conventions has a table, no headline)."""
+
+WATCH_DROP = """([metrics]) => {
+  const charts = () => Array.from(document.querySelectorAll('.js-plotly-plot'))
+      .map(plot => JSON.stringify((plot.data || []).map(trace => [trace.x, trace.y])));
+  const before = charts();
   const lat = window.__lat = {t0: null, text: null, chart: null};
   window.addEventListener('drop', () => { lat.t0 = performance.now(); }, {capture: true, once: true});
   const metricsShown = () => Object.entries(metrics).every(([label, value]) =>
       Array.from(document.querySelectorAll('[data-testid="stMetric"]')).some(m =>
           m.querySelector('[data-testid="stMetricLabel"]').innerText.trim() === label &&
           m.querySelector('[data-testid="stMetricValue"]').innerText.trim() === value));
-  const chartShown = () => { const plot = document.querySelector('.js-plotly-plot');
-      return !!(plot && plot.data && plot.data[0] && plot.data[0].y.length === curve.length &&
-                plot.data[0].y.every((y, i) => Math.abs(y - curve[i]) < 1e-9)); };
+  const chartsShown = () => { const now = charts(); return now.every((chart, i) => chart !== before[i]); };
   const tick = () => {
     if (lat.t0 !== null) {
       if (lat.text === null && metricsShown()) lat.text = performance.now() - lat.t0;
-      if (lat.chart === null && chartShown()) lat.chart = performance.now() - lat.t0;
+      if (lat.chart === null && chartsShown()) lat.chart = performance.now() - lat.t0;
+      if (performance.now() - lat.t0 > 10000) { lat.text ??= -1; lat.chart ??= -1; }
     }
     if (lat.text === null || lat.chart === null) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 }"""
 
-SCENES = {
-    "2. recall & precision (K=1)": ("recall-precision?k=1", "recall-precision", recall_precision_view, 1, 3, 0,
-                                    "Recall"),
-    "5. NDCG (K=2)": ("ndcg", "ndcg", ndcg_view, 2, 1, 0, "DCG"),
-}
+FIRST_NUMBER = """(selector) => new Promise(resolve => {
+  const tick = () => document.querySelector(selector) ? resolve(performance.now()) : requestAnimationFrame(tick);
+  tick();
+})"""
+K_IN_HEADLINE = ("recall-precision", "map", "ndcg")
+"""Chapters whose headline names K (``Recall@2``): a K change shows there. The others' headline has no K."""
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def run_scene(browser, url: str, scene: tuple, drags: int) -> tuple[list[float], list[float]]:
-    path, slug, view_of, k, moved_from, moved_to, first_curve = scene
-    from dataclasses import replace
-
+def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[float], list[float]]:
+    """Drag the tile at rank 4 to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms."""
+    chapter = next(c for c in CHAPTERS if c.slug == slug)
     page = browser.new_page(viewport=LAPTOP)
-    page.goto(f"{url}/{path}")
+    page.goto(f"{url}/{slug}")
     wait_for_app(page)
     page.wait_for_selector('[data-testid="irl-tile"]')
-    page.wait_for_timeout(1000)
-    order = list(DEFAULT_STATE.order)
-    text, chart = [], []
-    for index in range(drags):
-        source, target = (moved_from, moved_to) if index % 2 == 0 else (moved_to, moved_from)
-        item = order.pop(source)
-        order.insert(target, item)
-        view = view_of(replace(DEFAULT_STATE, order=tuple(order), k=k), chapter(slug))
-        metrics = {h.label: h.display for h in view.headline}
-        curve = view.curves[first_curve].values
-        page.evaluate(WATCH_JS, [metrics, curve])
-        tiles = page.locator('[data-testid="irl-tile"]')
-        drag_tile(page, tiles.nth(source), tiles.nth(target), after=target > source)
+    time.sleep(1.5)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    state = DEFAULT_STATE.with_preset(chapter)
+    order = list(state.order)
+    text, chart, busy = [], [], []
+    for index in range(count):
+        source, target = (3, 0) if index % 2 == 0 else (0, 3)
+        order.insert(target, order.pop(source))
+        view = VIEWS[slug]
+        metrics = {} if view is None else {h.label: h.display for h in view(replace(state, order=tuple(order)),
+                                                                             chapter).headline}
+        page.evaluate(WATCH_DROP, [metrics])
+        row = page.locator('[data-testid="irl-list"]').first.locator('[data-testid="irl-tile"]')
+        before = task_seconds(cdp)
+        drag_tile(page, row.nth(source), row.nth(target), after=target > source)
         page.wait_for_function("() => window.__lat.text !== null && window.__lat.chart !== null", timeout=15_000)
         result = page.evaluate("window.__lat")
+        if result["text"] < 0 or result["chart"] < 0:
+            raise RuntimeError(f"{slug}: the drop was not shown within 10 s ({metrics})")
+        time.sleep(0.8)  # let the rest of the rerun settle before reading the main thread's time
+        busy.append((task_seconds(cdp) - before) * 1000)
         text.append(result["text"])
         chart.append(result["chart"])
-        page.wait_for_timeout(300)
     page.close()
-    return text, chart
+    return text, chart, busy
+
+
+def cold_starts(browser, url: str, count: int, selector: str = '[data-testid="stMetricValue"]') -> list[float]:
+    """Navigation start -> the first headline number (``selector``), each in a new browser context (nothing cached)."""
+    times = []
+    for _ in range(count):
+        context = browser.new_context(viewport=LAPTOP)
+        page = context.new_page()
+        page.goto(url)
+        times.append(page.evaluate(FIRST_NUMBER, selector))
+        context.close()
+    return times
+
+
+def _cell(values: list[float] | None, bare: float | None = None) -> str:
+    if not values:
+        return "| – | – |" if bare is None else "| – | – | – |"
+    median = statistics.median(values)
+    cells = f"| {median:.0f} | {percentile(values, .95):.0f} |"
+    return cells if bare is None else cells + f" {median / bare:.2f}x |"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--drags", type=int, default=20)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--changes", type=int, default=20, help="K changes per page")
+    parser.add_argument("--drags", type=int, default=20, help="tile drops per chapter")
+    parser.add_argument("--starts", type=int, default=5, help="cold starts per page")
+    parser.add_argument("--chapters", default=",".join(VIEWS), help="chapter slugs, comma-separated")
     args = parser.parse_args()
-    with running_app() as url, chromium() as browser:
-        print(f"Real mouse drags in headless Chromium, {args.drags} per page (ms from drop)")
-        print(f"{'page':30s} {'numbers median':>15s} {'p95':>7s} {'charts median':>14s} {'p95':>7s}")
-        for name, scene in SCENES.items():
-            text, chart = run_scene(browser, url, scene, args.drags)
-            print(f"{name:30s} {statistics.median(text):15.0f} {percentile(text, 0.95):7.0f} "
-                  f"{statistics.median(chart):14.0f} {percentile(chart, 0.95):7.0f}", flush=True)
+    rows: dict[str, dict[str, list[float]]] = {}
+    with chromium() as browser:
+        with tempfile.TemporaryDirectory() as folder:
+            script = Path(folder) / "bare.py"
+            script.write_text(BARE)
+            with server(script, 5) as (url, _):
+                shown, busy = k_changes(browser, url, args.changes, "bare")
+                rows["bare page"] = {"k": shown, "k_busy": busy, "cold": cold_starts(browser, url, args.starts)}
+        with running_app() as url:
+            for slug in args.chapters.split(","):
+                shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug) if slug in K_IN_HEADLINE
+                               else ([], []))
+                text, chart, drop_busy = drops(browser, url, slug, args.drags)
+                has_charts = any(c > 0 for c in chart) and slug in ("recall-precision", "map", "ndcg", "conventions")
+                rows[slug] = {"k": shown, "k_busy": busy, "drop_text": text if VIEWS[slug] else [],
+                              "drop_chart": chart if has_charts else [], "drop_busy": drop_busy,
+                              "cold": cold_starts(browser, f"{url}/{slug}", args.starts,
+                                                  "table td" if VIEWS[slug] is None else '[data-testid="stMetricValue"]')}
+                print(f"measured {slug}", file=sys.stderr, flush=True)
+    bare = rows["bare page"]
+    bare_k, bare_busy, bare_cold = (statistics.median(bare[name]) for name in ("k", "k_busy", "cold"))
+    print(f"\nHeadless Chromium {LAPTOP['width']}x{LAPTOP['height']}; {args.changes} K changes, {args.drags} drops, "
+          f"{args.starts} cold starts per page; ms, median | p95 | ratio to the bare page\n")
+    print("| page | K change → number | p95 | ratio | main thread per K change | p95 | ratio "
+          "| drop → numbers | p95 | drop → charts | p95 | main thread per drop | p95 | ratio | cold start | p95 | ratio |")
+    print("|---" * 17 + "|")
+    for name, row in rows.items():
+        print(f"| {name} " + _cell(row["k"], bare_k) + _cell(row["k_busy"], bare_busy)[1:]
+              + _cell(row.get("drop_text"))[1:] + _cell(row.get("drop_chart"))[1:]
+              + _cell(row.get("drop_busy"), bare_busy)[1:] + _cell(row["cold"], bare_cold)[1:])
 
 
 if __name__ == "__main__":
