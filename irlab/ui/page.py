@@ -28,6 +28,7 @@ import streamlit as st
 
 from irlab.ui import render
 from irlab.ui.controls import live_controls, sidebar_controls
+from irlab.ui.error_boundary import error_boundary
 from irlab.ui.pages import chapter_page_path
 from irlab.ui.shortcuts import undo_shortcuts
 from irlab.ui.state import (MAIN, adopt_tile_changes, current_state, follow_url, history, set_state, sync_url,
@@ -63,6 +64,11 @@ def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> Ca
     def run(draw: Callable[[WalkthroughState], None]) -> Callable[[WalkthroughState], None]:
         @st.fragment
         def region() -> None:
+            # the page's boundary does not see inside a fragment (Streamlit reports a fragment's error itself)
+            with error_boundary(chapter.slug):
+                _region()
+
+        def _region() -> None:
             state = current_state()
             state = adopt_tile_changes(state, targets, state.effective_mode(chapter))
             if _outside(state, chapter) != st.session_state.get(OUTSIDE):
