@@ -72,3 +72,16 @@ def test_many_unknown_parameters_are_one_notice():
     state, notices = state_from_params({f"x{i}": "1" for i in range(300)} | {"k": "3"})
     assert state.k == 3
     assert len(notices) == 1 and "and 295 more were ignored" in notices[0]
+
+
+def test_what_a_link_leaves_out_comes_from_the_base_state():
+    # The browser's Back button returns to a link of the same session: the learner's edited grades and other
+    # queries' rankings stay, the link's order and K win.
+    base = replace(DEFAULT_STATE, grades={i: 2 for i in IDS}, query_orders={DARK_CAT: tuple(reversed(IDS))},
+                   present=True)
+    restored, notices = state_from_params({"order": "2,1,3,4,5,6,7,8", "k": "3"}, base=base)
+    assert notices == []
+    assert restored.order == ("2", "1", *IDS[2:]) and restored.k == 3
+    assert restored.grades == base.grades and restored.query_orders == base.query_orders
+    fresh, _ = state_from_params({"order": "2,1,3,4,5,6,7,8", "k": "3"})
+    assert fresh.grades is None and fresh.query_orders == {}
