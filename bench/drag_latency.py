@@ -8,8 +8,10 @@ the bare page and every chapter it measures, in the page with ``performance.now(
 * **K change**: ArrowRight / ArrowLeft on the focused K slider -> the headline number names the new K;
 * **main-thread time per change**: Chrome DevTools Protocol ``Performance.getMetrics`` ``TaskDuration`` after
   the page has settled minus before the key press (or the drop);
-* **drop -> numbers**: a real mouse drag of the tile at rank 4 to rank 1 (and back), from the ``drop`` event
-  until every headline number shows what irlab computes for the new order;
+* **drop -> numbers**: a real mouse drag of a tile to rank 1 (and back), from the ``drop`` event until every
+  headline number shows what irlab computes for the new order; the tile is the highest-ranked one whose move
+  changes every headline number it can (a move inside the top K would leave Recall@K as it was, and a number
+  that does not change would be "shown" at once);
 * **drop -> charts**: from the same drop until every chart on the page holds new data;
 * **cold start**: a new browser context opens the page; navigation start -> first headline number shown.
 
@@ -72,8 +74,29 @@ K_IN_HEADLINE = ("recall-precision", "map", "ndcg")
 """Chapters whose headline names K (``Recall@2``): a K change shows there. The others' headline has no K."""
 
 
+def headline(slug: str, state, order) -> dict[str, str]:
+    """The headline numbers ``slug`` shows for ``order``: label -> shown value ({} for Conventions)."""
+    chapter = next(c for c in CHAPTERS if c.slug == slug)
+    view = VIEWS[slug]
+    return {} if view is None else {h.label: h.display for h in view(replace(state, order=tuple(order)),
+                                                                      chapter).headline}
+
+
+def moving_tile(slug: str, state) -> int:
+    """The rank (0-based) of the tile to drag to rank 1: the one whose move changes the most headline numbers."""
+    now = headline(slug, state, state.order)
+
+    def changed(source: int) -> int:
+        order = list(state.order)
+        order.insert(0, order.pop(source))
+        after = headline(slug, state, order)
+        return sum(after[label] != value for label, value in now.items())
+
+    return max(range(1, len(state.order)), key=lambda source: (changed(source), -source))
+
+
 def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[float], list[float]]:
-    """Drag the tile at rank 4 to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms."""
+    """Drag a tile to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms."""
     chapter = next(c for c in CHAPTERS if c.slug == slug)
     page = browser.new_page(viewport=LAPTOP)
     page.goto(f"{url}/{slug}")
@@ -84,13 +107,12 @@ def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[f
     cdp.send("Performance.enable")
     state = DEFAULT_STATE.with_preset(chapter)
     order = list(state.order)
+    moving = moving_tile(slug, state)
     text, chart, busy = [], [], []
     for index in range(count):
-        source, target = (3, 0) if index % 2 == 0 else (0, 3)
+        source, target = (moving, 0) if index % 2 == 0 else (0, moving)
         order.insert(target, order.pop(source))
-        view = VIEWS[slug]
-        metrics = {} if view is None else {h.label: h.display for h in view(replace(state, order=tuple(order)),
-                                                                             chapter).headline}
+        metrics = headline(slug, state, order)
         page.evaluate(WATCH_DROP, [metrics])
         row = page.locator('[data-testid="irl-list"]').first.locator('[data-testid="irl-tile"]')
         before = task_seconds(cdp)
