@@ -40,8 +40,10 @@ html { font-size: 19px; }
   padding-right: 2rem !important; max-width: none !important; }
 h1 { font-size: 2.1rem !important; padding: .2rem 0 .3rem !important; }
 .katex { font-size: 1.45em !important; }
-[data-testid="stMetricValue"] { font-size: 3.1rem !important; line-height: 1.15 !important; }
-[data-testid="stMetric"] { padding-top: .5rem !important; padding-bottom: .5rem !important; }
+[data-testid="stMetricValue"] { font-size: 3.1rem !important; line-height: 1.05 !important; }
+[data-testid="stMetric"] { padding-top: .35rem !important; padding-bottom: .35rem !important; }
+/* MRR and MAP put a heading between the numbers and the first ranking: keep it tight */
+h4 { padding: .15rem 0 !important; }
 [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
 [data-testid="stTable"] { font-size: 1.1rem; }
 </style>
