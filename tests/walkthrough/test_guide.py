@@ -28,9 +28,9 @@ def _candidate_states():
     ideal_others = {query: _ideal(SCENARIO.query(query).judgments) for query in OTHER_QUERIES}
     swapped = (binary.default_ranking[1], binary.default_ranking[0], *binary.default_ranking[2:])
     orders = (binary.default_ranking, swapped, _ideal(binary.judgments), _ideal(graded))
+    edited = {**{item: graded.grade(item) for item in IDS}, "3": 0}
     for k, mode, order, others, grades, returned in itertools.product(
-            range(1, 9), ("binary", "graded"), orders, ({}, ideal_others), (None, {**{item: graded.grade(item) for item in IDS}, "3": 0}),
-            (None, 2)):
+            range(1, 9), ("binary", "graded"), orders, ({}, ideal_others), (None, edited), (None, 2)):
         yield replace(DEFAULT_STATE, k=k, mode=mode, order=order, query_orders=others, grades=grades,
                       returned=returned)
 
