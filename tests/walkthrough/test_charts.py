@@ -79,3 +79,44 @@ def test_chart_text_meets_wcag_aa_contrast():
 
     assert all(_contrast(c) >= 4.5 for c in TEXT_ON_WHITE.values())
     assert _contrast(run_charts.WIN_TEXT) >= 4.5 and _contrast(run_charts.LOSS_TEXT) >= 4.5
+
+
+def _font_sizes(spec) -> list[float]:
+    """Every font size a spec sets (layout, title, axes, legend, annotations, trace text)."""
+    sizes = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("font", "textfont", "tickfont") and isinstance(value, dict) and "size" in value:
+                    sizes.append(value["size"])
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(spec)
+    return sizes
+
+
+def test_projector_charts_use_text_of_at_least_18_px_in_dark_colours():
+    large = [spec for index, spec in enumerate(every_spec()) if index >= 4]  # every_spec yields small, then large
+    for spec in large:
+        sizes = _font_sizes(spec)
+        assert sizes and min(sizes) >= 18, (spec["layout"]["title"]["text"], sizes)
+        assert spec["layout"]["font"]["size"] >= 18  # ticks and axis titles inherit the layout's font
+    for colour in charts.TEXT_ON_WHITE.values():
+        assert _contrast(colour) >= 4.5
+
+
+def test_value_labels_sit_beside_the_k_line_never_on_it():
+    rp = recall_precision_view(DEFAULT_STATE, chapter("recall-precision"))
+    for k in range(1, 9):
+        spec = charts.curves_spec(rp.curves, k, title="t", large=True)
+        positions = [trace["textposition"] for trace in spec["data"]]
+        assert all(p.endswith(("left", "right")) for p in positions)  # never centred on x = K
+        assert positions[0] != positions[1]  # two curves meeting at K keep their labels apart
+        if k == 1:
+            assert all(p.endswith("right") for p in positions)  # not past the plot's left edge
+        if k == 8:
+            assert all(p.endswith("left") for p in positions)
