@@ -20,7 +20,8 @@ function loadPlotly(src) {
   return plotlyLoading;
 }
 
-const FONT = { family: '"Source Sans 3", "Source Sans Pro", sans-serif', color: "#1f2328" };
+// "Source Sans" is the face Streamlit serves with the page; the others are for a copy installed locally
+const FONT = { family: '"Source Sans", "Source Sans 3", "Source Sans Pro", sans-serif', color: "#1f2328" };
 
 export default function (component) {
   const { data, parentElement } = component;
