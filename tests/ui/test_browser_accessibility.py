@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -31,6 +32,16 @@ def _serious(page) -> list[str]:
 def test_no_serious_violations(app_page, slug):
     app_page.open(slug)
     time.sleep(0.5)
+    assert _serious(app_page.page) == []
+
+
+@pytest.mark.parametrize("link", ["ndcg?present=1", "map?present=1", "ndcg?rel=graded&grades=2,4,1,3,4,1,3,2"],
+                         ids=["ndcg-presentation", "map-presentation", "ndcg-edited-grade"])
+def test_no_serious_violations_in_presentation_mode_and_with_an_edited_grade(app_page, link):
+    app_page.open(link)
+    time.sleep(0.5)
+    if "grades" in link:  # the edited tile's mark and its own reset button are on the page
+        expect(app_page.page.locator('[data-testid="irl-tile"][data-edited="true"]')).to_have_count(1)
     assert _serious(app_page.page) == []
 
 
