@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.browser import LAPTOP, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
 from bench.k_change_cost import BARE, measure as k_changes, percentile, task_seconds  # noqa: E402
 from bench.runs_page import server  # noqa: E402
-from irlab.walkthrough.chapters import CHAPTERS  # noqa: E402
+from irlab.walkthrough.chapters import chapter  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
 from irlab.walkthrough.views import confusion_view, map_view, mrr_view, ndcg_view, recall_precision_view  # noqa: E402
 
@@ -76,10 +76,9 @@ K_IN_HEADLINE = ("recall-precision", "map", "ndcg")
 
 def headline(slug: str, state, order) -> dict[str, str]:
     """The headline numbers ``slug`` shows for ``order``: label -> shown value ({} for Conventions)."""
-    chapter = next(c for c in CHAPTERS if c.slug == slug)
     view = VIEWS[slug]
     return {} if view is None else {h.label: h.display for h in view(replace(state, order=tuple(order)),
-                                                                      chapter).headline}
+                                                                      chapter(slug)).headline}
 
 
 def moving_tile(slug: str, state) -> int:
@@ -97,7 +96,6 @@ def moving_tile(slug: str, state) -> int:
 
 def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[float], list[float]]:
     """Drag a tile to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms."""
-    chapter = next(c for c in CHAPTERS if c.slug == slug)
     page = browser.new_page(viewport=LAPTOP)
     page.goto(f"{url}/{slug}")
     wait_for_app(page)
@@ -105,7 +103,7 @@ def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[f
     time.sleep(1.5)
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
-    state = DEFAULT_STATE.with_preset(chapter)
+    state = DEFAULT_STATE.with_preset(chapter(slug))
     order = list(state.order)
     moving = moving_tile(slug, state)
     text, chart, busy = [], [], []

@@ -14,16 +14,21 @@ from irlab.walkthrough.state import DEFAULT_STATE
 from irlab.walkthrough.views import conventions_chart_rows, conventions_view, map_view, ndcg_view, recall_precision_view
 
 
-def every_spec():
+def specs(*, large: bool):
+    """Every chart of the walkthrough at the laptop size, or at the projector size (``large``)."""
     rp = recall_precision_view(DEFAULT_STATE, chapter("recall-precision"))
     nd = ndcg_view(DEFAULT_STATE, chapter("ndcg"))
     mp = map_view(DEFAULT_STATE, chapter("map"))
     cv = conventions_chart_rows(conventions_view(DEFAULT_STATE, chapter("conventions")))
-    for large in (False, True):
-        yield charts.curves_spec(rp.curves, rp.k, title="t", large=large)
-        yield charts.dcg_spec(nd.curves, nd.k, large=large)
-        yield charts.ap_terms_spec(mp.per_query, mp.k, large=large)
-        yield charts.conventions_spec(cv, large=large)
+    yield charts.curves_spec(rp.curves, rp.k, title="t", large=large)
+    yield charts.dcg_spec(nd.curves, nd.k, large=large)
+    yield charts.ap_terms_spec(mp.per_query, mp.k, large=large)
+    yield charts.conventions_spec(cv, large=large)
+
+
+def every_spec():
+    yield from specs(large=False)
+    yield from specs(large=True)
 
 
 def test_every_spec_passes_plotlys_full_validation():
@@ -100,8 +105,7 @@ def _font_sizes(spec) -> list[float]:
 
 
 def test_projector_charts_use_text_of_at_least_18_px_in_dark_colours():
-    large = [spec for index, spec in enumerate(every_spec()) if index >= 4]  # every_spec yields small, then large
-    for spec in large:
+    for spec in specs(large=True):
         sizes = _font_sizes(spec)
         assert sizes and min(sizes) >= 18, (spec["layout"]["title"]["text"], sizes)
         assert spec["layout"]["font"]["size"] >= 18  # ticks and axis titles inherit the layout's font

@@ -10,7 +10,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irlab.walkthrough.chapters import CHAPTERS
+from irlab.data.rankings import ideal_ranking
+from irlab.walkthrough.chapters import CHAPTERS, chapter
 from irlab.walkthrough.guide import steps
 from irlab.walkthrough.state import DEFAULT_STATE, MODE_QUERY, OTHER_QUERIES, SCENARIO
 
@@ -18,7 +19,7 @@ IDS = list(SCENARIO.item_ids)
 
 
 def _ideal(judgments) -> tuple[str, ...]:
-    return tuple(sorted(IDS, key=lambda item: -judgments.grade(item)))
+    return tuple(ideal_ranking(judgments, IDS))
 
 
 def _candidate_states():
@@ -39,35 +40,35 @@ CANDIDATES = list(_candidate_states())
 
 
 def test_each_chapter_has_two_to_four_steps_and_none_is_reached_in_its_own_example():
-    for chapter in CHAPTERS:
-        example = DEFAULT_STATE.with_preset(chapter)
-        chapter_steps = steps(example, chapter)
-        assert 2 <= len(chapter_steps) <= 4, chapter.slug
+    for chap in CHAPTERS:
+        example = DEFAULT_STATE.with_preset(chap)
+        chapter_steps = steps(example, chap)
+        assert 2 <= len(chapter_steps) <= 4, chap.slug
         assert len({step.key for step in chapter_steps}) == len(chapter_steps)
-        assert not any(step.reached for step in chapter_steps), chapter.slug
+        assert not any(step.reached for step in chapter_steps), chap.slug
         assert all(step.text.strip() for step in chapter_steps)
 
 
 def test_every_step_can_be_ticked_off_by_some_move():
-    for chapter in CHAPTERS:
-        keys = {step.key for step in steps(DEFAULT_STATE.with_preset(chapter), chapter)}
-        reached = {step.key for state in CANDIDATES for step in steps(state, chapter) if step.reached}
-        assert reached == keys, (chapter.slug, keys - reached)
+    for chap in CHAPTERS:
+        keys = {step.key for step in steps(DEFAULT_STATE.with_preset(chap), chap)}
+        reached = {step.key for state in CANDIDATES for step in steps(state, chap) if step.reached}
+        assert reached == keys, (chap.slug, keys - reached)
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.permutations(IDS), st.integers(1, 8), st.sampled_from(["binary", "graded"]),
        st.sampled_from(CHAPTERS))
-def test_a_step_names_only_the_k_on_screen(order, k, mode, chapter):
+def test_a_step_names_only_the_k_on_screen(order, k, mode, chap):
     state = replace(DEFAULT_STATE, order=tuple(order), k=k, mode=mode)
-    shown = state.effective_k(chapter)
-    for step in steps(state, chapter):
+    shown = state.effective_k(chap)
+    for step in steps(state, chap):
         # "Recall@4", "NDCG@4": a measure at another cut-off than the slider's would be a stale sentence.
         assert {int(n) for n in re.findall(r"@(\d+)", step.text)} <= {shown}, step.text
 
 
 def test_the_grade_step_says_to_switch_to_graded_only_in_binary_mode():
-    ndcg = next(chapter for chapter in CHAPTERS if chapter.slug == "ndcg")
+    ndcg = chapter("ndcg")
     texts = {mode: next(s.text for s in steps(replace(DEFAULT_STATE, mode=mode), ndcg) if s.key == "edit-grade")
              for mode in ("binary", "graded")}
     assert texts["binary"].startswith("Switch to graded relevance")
