@@ -26,6 +26,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(level) for level in (
     {"runs"},                    # TREC files into columns, batch evaluation, comparison
     {"exercises"},               # exercise format, answers, exports, grading
     {"walkthrough"},             # the learner's state, chapter views, URL state, charts, quiz
+    {"classroom"},               # classes, activities and answers in a database (the live class)
     {"ui"},                      # the Streamlit layer
     {"cli"},                     # the command line
     {"__main__"},                # python -m irlab
