@@ -1,7 +1,7 @@
 """IR Lab: an interactive walkthrough of offline retrieval evaluation. Run: streamlit run app.py"""
 
-from irlab.ui.error_boundary import error_boundary
-from irlab.ui.shell import navigation
+from irlab.ui.shell.error_boundary import error_boundary
+from irlab.ui.shell.navigation import navigation
 
 with error_boundary("navigation"):
     page = navigation()

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser import LAPTOP, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
+from tests.browser import LAPTOP, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
 from bench.k_change_cost import BARE, measure as k_changes, percentile, task_seconds  # noqa: E402
 from bench.runs_page import server  # noqa: E402
 from irlab.walkthrough.chapters import chapter  # noqa: E402

@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser import free_port, healthy  # noqa: E402
+from tests.browser import free_port, healthy  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

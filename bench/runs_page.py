@@ -37,9 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser import LAPTOP, chromium, free_port, healthy, wait_for_app  # noqa: E402
+from tests.browser import LAPTOP, chromium, free_port, healthy, wait_for_app  # noqa: E402
 from bench.runs import collection  # noqa: E402
-from irlab.ui import session_memory  # noqa: E402
+from irlab.ui.shell import session_memory  # noqa: E402
 
 BARE_PAGE = """
 import streamlit as st

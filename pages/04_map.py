@@ -2,15 +2,18 @@
 
 import streamlit as st
 
-from irlab.ui import render
-from irlab.ui.page import close_chapter, live_region, open_chapter
-from irlab.ui.shell import ensure_navigation
+from irlab.ui.components.chart import chart
+from irlab.ui.kit.formulas import breakdown, plain_text
+from irlab.ui.kit.headline import headline
+from irlab.ui.shell.navigation import ensure_navigation
+from irlab.ui.walkthrough.chapter import tiles
+from irlab.ui.walkthrough.page import close_chapter, live_region, open_chapter
 from irlab.walkthrough import charts
 from irlab.walkthrough.chapters import chapter
 from irlab.walkthrough.state import SCENARIO
 from irlab.walkthrough.views import binary_row_targets, map_view
 
-ensure_navigation()  # first: see irlab/ui/shell.py
+ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 
 CHAPTER = chapter("map")
 state = open_chapter(CHAPTER)
@@ -19,16 +22,16 @@ state = open_chapter(CHAPTER)
 @live_region(CHAPTER, binary_row_targets())
 def draw(state):
     view = map_view(state, CHAPTER)
-    render.headline(view.headline)
+    headline(view.headline)
     for row, (name, part) in zip(view.rows, view.per_query.items()):
         st.markdown(f"#### \u201c{name}\u201d: {part.measure} = {part.display_value}")
-        render.tiles(row, state)
+        tiles(row, state)
         # the formula stays in view; the rank-by-rank table opens on demand (the page was 4,400 px tall)
-        render.breakdown(part, SCENARIO.labels(), table_label=f"Rank by rank: P@k \u00d7 rel_k for \u201c{name}\u201d")
-    render.figure(charts.ap_terms_spec(view.per_query, view.k, large=state.present),
+        breakdown(part, SCENARIO.labels(), table_label=f"Rank by rank: P@k \u00d7 rel_k for \u201c{name}\u201d")
+    chart(charts.ap_terms_spec(view.per_query, view.k, large=state.present),
                   charts.describe_ap_terms(view.per_query), key="ap-terms")
-    render.breakdown(view.mean, SCENARIO.labels(), heading="Mean over the three queries")
-    render.plain_text([*view.per_query.values(), view.mean], SCENARIO.labels(), state)
+    breakdown(view.mean, SCENARIO.labels(), heading="Mean over the three queries")
+    plain_text([*view.per_query.values(), view.mean], SCENARIO.labels(), present=state.present)
 
 
 close_chapter(state, CHAPTER)

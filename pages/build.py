@@ -3,16 +3,14 @@ key; the JSON file, a link to the practice page, notebooks, worksheets, answer k
 
 import streamlit as st
 
-from irlab.ui import exercise_editor as editor
-from irlab.ui import exercise_exports as exports
-from irlab.ui import exercise_view as view
-from irlab.ui.exercise_picker import questions_tab
-from irlab.ui.exercise_state import adopt_edits, builder
-from irlab.ui.markdown import escape_markdown
-from irlab.ui.shell import ensure_navigation
-from irlab.ui.style import apply_style
+from irlab.ui.exercises import editor, exports, view
+from irlab.ui.exercises.picker import questions_tab
+from irlab.ui.exercises.state import adopt_edits, builder
+from irlab.ui.kit.markdown import escape_markdown
+from irlab.ui.shell.navigation import ensure_navigation
+from irlab.ui.shell.style import apply_style
 
-ensure_navigation()  # first: see irlab/ui/shell.py
+ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 TABS = {"About": editor.about, "Items": editor.items, "Queries and judgments": editor.queries,
         "Systems and rankings": editor.systems, "Questions": questions_tab, "Preview and answer key": view.preview_tab,
         "Share and export": exports.share_tab}

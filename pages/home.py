@@ -1,18 +1,25 @@
-"""Home: what IR Lab is, the eight pictures, where to start, and how to use it in class."""
+"""Home: what IR Lab is, where to start alone, the eight pictures, every chapter and page, and how to use it in class."""
 
 import streamlit as st
 
-from irlab.ui.gallery import picture_strip
-from irlab.ui.pages import ICONS, chapter_page_path
-from irlab.ui.shell import ensure_navigation
-from irlab.ui.style import apply_style
-from irlab.walkthrough.chapters import CHAPTERS
+from irlab.ui.kit.gallery import picture_strip
+from irlab.ui.shell.cards import cards
+from irlab.ui.shell.navigation import ensure_navigation
+from irlab.ui.shell.pages import BEYOND_THE_WALKTHROUGH, PRACTISE, SECTIONS
+from irlab.ui.shell.style import apply_style
 from irlab.walkthrough.state import SCENARIO
 
-ensure_navigation()  # first: see irlab/ui/shell.py
+ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 
 apply_style(False)
 st.title("IR Lab: learn offline retrieval evaluation by moving pictures")
+chapters = SECTIONS["Walkthrough: cats in boxes"]
+with st.container(border=True, key="irl-start-here"):
+    st.markdown("**Start here, on your own:** follow the chapters in order, from **1. Actual vs predicted** to "
+                "**6. Conventions** (about ten minutes each), then test yourself on **Practise**.")
+    first, last = st.columns(2)
+    first.page_link(chapters[0].path, label=f"Begin with {chapters[0].title}", icon=":material/play_arrow:")
+    last.page_link(PRACTISE.path, label="Then: Practise", icon=PRACTISE.icon)
 st.markdown(
     "A search system answers the query **\u201ccat in a box\u201d** by ranking eight pictures. How good is "
     "that ranking? IR Lab walks through the offline metrics that answer it (Recall@K, Precision@K, MRR, "
@@ -23,27 +30,12 @@ st.caption("Relevant to \u201ccat in a box\u201d: pictures 2, 4, 5 and 7, a cat 
            "The others show a cat without a box, a box without a cat, or a dog.")
 
 st.subheader("The walkthrough")
-for row in range(0, len(CHAPTERS), 3):  # rows of three, so the cards line up
-    for column, chapter in zip(st.columns(3), CHAPTERS[row:row + 3]):
-        with column.container(border=True, height="stretch"):
-            st.page_link(chapter_page_path(chapter), label=f"{chapter.number}. {chapter.title}",
-                         icon=ICONS[chapter.slug])
-            st.caption(chapter.teaches)
+cards(chapters)
 st.caption("Each chapter opens with the example of the sources it is built on, so the numbers match the article and "
            "notebook; where a source prints a wrong number, the chapter says so.")
 
 st.subheader("Beyond the walkthrough")
-beyond = st.columns(3)
-for column, (path, label, icon, line) in zip(beyond, (
-        ("pages/build.py", "Build an exercise", ":material/construction:",
-         "Lecturers: your own items, judgments and questions; notebooks, worksheets, a variant per student."),
-        ("pages/practise.py", "Practise", ":material/school:",
-         "Students: answer an exercise with instant feedback that names the classic mistakes."),
-        ("pages/runs.py", "Your runs", ":material/query_stats:",
-         "Your own system's TREC runs: trec_eval's numbers, any query explained, two systems compared."))):
-    with column.container(border=True, height="stretch"):
-        st.page_link(path, label=label, icon=icon)
-        st.caption(line)
+cards(BEYOND_THE_WALKTHROUGH)
 
 left, right = st.columns(2)
 with left:
@@ -58,4 +50,5 @@ with left:
 with right:
     st.subheader("For self-study")
     st.markdown("Read the formula, then the same formula with the numbers plugged in, then the per-rank table. "
-                "Each chapter ends with one experiment to try and the metric's strengths and weaknesses.")
+                "Each chapter ends with experiments to try (\u201cTry this\u201d) and the metric's strengths and "
+                "weaknesses.")

@@ -7,13 +7,13 @@ Open an exercise from the sidebar (built-in, file or pasted link) or from a link
 
 import streamlit as st
 
-from irlab.ui import exercise_practice as practice
-from irlab.ui.exercise_quiz import quiz
-from irlab.ui.render import notices
-from irlab.ui.shell import ensure_navigation
-from irlab.ui.style import apply_style
+from irlab.ui.exercises import practice
+from irlab.ui.exercises.quiz import quiz
+from irlab.ui.kit.notices import notices
+from irlab.ui.shell.navigation import ensure_navigation
+from irlab.ui.shell.style import apply_style
 
-ensure_navigation()  # first: see irlab/ui/shell.py
+ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 apply_style(False)
 st.title("Practise")
 current = practice.opened()

@@ -1,7 +1,7 @@
 """Your runs: evaluate, explain and compare your own TREC runs (drawn by irlab/ui/runs.py)."""
 
-from irlab.ui.runs import page
-from irlab.ui.shell import ensure_navigation
+from irlab.ui.runs.page import page
+from irlab.ui.shell.navigation import ensure_navigation
 
-ensure_navigation()  # first: see irlab/ui/shell.py
+ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 page()

@@ -176,7 +176,7 @@ def _evaluate_latex(text: str) -> float:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     """One headless Chromium (Debian's) for the session's browser tests; skipped with the reason without it."""
-    from bench.browser import chromium, need_chromium
+    from tests.browser import chromium, need_chromium
 
     need_chromium()
     with chromium() as launched:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.browser import free_port, wait_for_app
+from tests.browser import free_port, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_LOCAL = ROOT / "deploy" / "run-local"
@@ -139,7 +139,7 @@ def test_the_compose_proxy_config_is_generated_and_current():
 
     assert (ROOT / "deploy" / "nginx.conf").read_text() == compose_config(), \
         "regenerate: python deploy/nginx_conf.py > deploy/nginx.conf"
-    from irlab.ui.runs import MAX_UPLOAD_MB as PAGE_LIMIT
+    from irlab.ui.runs.uploads import MAX_UPLOAD_MB as PAGE_LIMIT
 
     assert MAX_UPLOAD_MB == PAGE_LIMIT
 

@@ -19,7 +19,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from bench.browser import drag_tile, metrics_of, need_chromium, running_app, wait_for_app
+from tests.browser import drag_tile, metrics_of, need_chromium, running_app, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
@@ -146,6 +146,27 @@ class BrowserPage:
     def drag(self, source, target, *, after: bool = True) -> None:
         """A real mouse drag of ``source`` onto ``target`` (before it unless ``after``)."""
         drag_tile(self.page, source, target, after=after)
+
+    def tiles(self, row: int = 0):
+        """The tiles of tile row ``row`` (a Playwright locator; CSS locators reach into the component's shadow root)."""
+        return self.page.locator('[data-testid="irl-list"]').nth(row).locator('[data-testid="irl-tile"]')
+
+    def order(self, row: int = 0) -> list[str]:
+        """The item ids tile row ``row`` shows, best first."""
+        return [tile.get_attribute("data-item-id") for tile in self.tiles(row).all()]
+
+    def wait_for_order(self, expected: list[str], row: int = 0) -> None:
+        """Wait until tile row ``row`` shows ``expected``; on timeout, say what it shows instead."""
+        try:
+            self.page.wait_for_function(
+                """([row, expected]) => {
+                       const list = Array.from(document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'))
+                           .map(host => host.shadowRoot || host)
+                           .map(root => root.querySelector('[data-testid="irl-root"]')).filter(Boolean)[row];
+                       return list && list.dataset.order === expected.join(","); }""",
+                arg=[row, expected], timeout=10_000)
+        except Exception as error:
+            raise AssertionError(f"tiles show {self.order(row)}, expected {expected}") from error
 
     def metrics(self) -> dict[str, str]:
         """Every headline metric on the page: label -> shown value."""

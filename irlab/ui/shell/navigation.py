@@ -1,0 +1,75 @@
+"""The app's navigation, page config, and a guard that makes deep links work on a fresh server.
+
+Why the guard: Streamlit decides per server process, from whether ``pages/`` exists next to
+``app.py``, to route the first session through its legacy ``pages/`` router, until the first
+``st.navigation`` call flips it (``PagesManager.uses_pages_directory``; streamlit/streamlit#9624).
+A student opening a shared link right after the server starts would then get a "Page not found"
+dialog. The page files are named so that the legacy router finds them under the same URL
+(``pages/02_recall-precision.py`` is ``recall-precision`` both ways) and every page calls
+:func:`ensure_navigation` first: if ``app.py`` did not run (that legacy first run), it registers
+the real navigation and reruns at once, so the page is drawn by the normal route from the start
+(drawing it in the legacy run made the browser remount the tiles on the first move).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from irlab.scenarios.art import picture_svg
+from irlab.ui.kit.markdown import escape_markdown
+from irlab.ui.shell.pages import SECTIONS
+from irlab.ui.shell.presentation import presenting
+from irlab.ui.shell.style import BASE_CSS
+
+RAN_APP = "irlab.shell.app_ran"
+PAGES = "irlab.shell.pages"
+
+
+def app_pages() -> dict[str, list]:
+    """The navigation: ``st.Page`` objects by section (:data:`~irlab.ui.shell.pages.SECTIONS`)."""
+    return {section: [st.Page(entry.path, title=entry.title, url_path=entry.url_path or None, icon=entry.icon,
+                              default=not entry.url_path) for entry in entries]
+            for section, entries in SECTIONS.items()}
+
+
+def navigation():
+    """Page config and ``st.navigation``; returns the page to run (app.py calls this).
+
+    The ``st.Page`` objects are built once per session: building them resolves and checks every
+    page file, about 7% of a rerun under load. They cannot be shared between sessions, because
+    ``st.navigation`` marks the chosen page object as the one to run.
+    """
+    # The icon is one of our own pictures: material icons are fetched from Google, which fails offline.
+    # Presenting, the sidebar folds away (its arrow, top left, or "Leave presentation mode" brings it back).
+    sidebar = "collapsed" if presenting() else "auto"
+    st.set_page_config(page_title="IR Lab", page_icon=picture_svg("white-cat-in-box"), layout="wide",
+                       initial_sidebar_state=sidebar)
+    st.session_state[RAN_APP] = True
+    if PAGES not in st.session_state:
+        st.session_state[PAGES] = app_pages()
+    sections = st.session_state[PAGES]
+    page = st.navigation(sections, position="hidden")
+    st.html(BASE_CSS)
+    sidebar_navigation(sections)
+    return page
+
+
+def sidebar_navigation(sections: dict[str, list]) -> None:
+    """The sidebar's links, drawn by us: a heading per section and a link per page.
+
+    Streamlit's own sidebar navigation is a list whose items are not list items for assistive
+    technology (axe-core: 11 serious violations on every page); plain links under headings read well
+    and keep the same names, icons and order.
+    """
+    with st.sidebar:
+        for section, pages in sections.items():
+            st.markdown(f"**{escape_markdown(section)}**")
+            for entry in pages:
+                st.page_link(entry, label=entry.title, icon=entry.icon, width="stretch")
+
+
+def ensure_navigation() -> None:
+    """First line of every page: register the app's navigation if app.py did not run (see above)."""
+    if not st.session_state.get(RAN_APP):
+        navigation()
+        st.rerun()

@@ -1,0 +1,118 @@
+"""The controls shared by every chapter: K, undo and redo above the tiles; the rest in the sidebar.
+
+Above the tiles (inside the chapter's live region, so using them reruns only that region): K, undo,
+redo and "reset grades". In the sidebar: relevance mode, presentation mode, the link, start over.
+
+Widgets hold no state of their own: each run seeds them from the learner's state, and their
+callbacks write the learner's state, so the values persist when moving between chapters
+(Streamlit forgets the widgets of pages that are not shown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from irlab.ui.components.share import share_link
+from irlab.ui.kit.markdown import escape_markdown
+from irlab.ui.walkthrough.state import current_state, redo, set_state, undo
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.history import History
+from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
+from irlab.walkthrough.views import relevance_rule
+
+K_WIDGET = "irlab.widget.k"
+MODE_WIDGET = "irlab.widget.mode"
+PRESENT_WIDGET = "irlab.widget.present"
+RETURNED_WIDGET = "irlab.widget.returned"
+
+MODE_LABELS = {"binary": "Binary: \u201ccat in a box\u201d", "graded": "Graded 0\u20134: \u201cwhite cat in a box\u201d"}
+
+
+def _update(**changes: object) -> None:
+    set_state(replace(current_state(), **changes))
+
+
+def _start_over() -> None:
+    set_state(replace(DEFAULT_STATE, present=current_state().present))
+
+
+UNDO_KEY = "irlab-undo"
+REDO_KEY = "irlab-redo"
+RESET_GRADES_KEY = "irlab-reset-grades"
+
+
+def live_controls(state: WalkthroughState, chapter: Chapter, steps: History) -> None:
+    """K, undo, redo and (graded mode) reset the edited grades: one row above the tiles."""
+    n = len(SCENARIO.items)
+    graded = state.effective_mode(chapter) == "graded"
+    k_column, undo_column, redo_column, grades_column = st.columns([5, 1.25, 1.25, 2], vertical_alignment="bottom")
+    st.session_state[K_WIDGET] = state.effective_k(chapter)
+    k_help = ("How many results the system returns: the top K are predicted relevant."
+              if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
+    k_column.slider("K: results returned", 1, n, key=K_WIDGET, help=k_help,
+                    on_change=lambda: _update(k=st.session_state[K_WIDGET]))
+    undo_column.button("Undo", key=UNDO_KEY, on_click=undo, disabled=not steps.can_undo, icon=":material/undo:",
+                       help="Back to the state before your last move (Ctrl+Z).", width="stretch")
+    redo_column.button("Redo", key=REDO_KEY, on_click=redo, disabled=not steps.can_redo, icon=":material/redo:",
+                       help="Forward again to the state you undid (Ctrl+Shift+Z).", width="stretch")
+    if graded:
+        edited = state.grades is not None
+        grades_column.button("Reset grades", key=RESET_GRADES_KEY, on_click=lambda: _update(grades=None),
+                             disabled=not edited, icon=":material/restart_alt:", width="stretch",
+                             help=("Back to the rubric's grades; the order and K stay." if edited else
+                                   "No grade is edited: click a tile's grade (or type 0-4 on it) to change it."))
+
+
+def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
+    """Relevance mode, presentation mode, the share link and "start over"."""
+    with st.sidebar:
+        st.session_state[MODE_WIDGET] = "binary" if chapter.binary_only else state.effective_mode(chapter)
+        st.radio("Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get, disabled=chapter.binary_only,
+                 on_change=lambda: _update(mode=st.session_state[MODE_WIDGET]),
+                 help=("This chapter's three queries are judged relevant or not, so it is binary only."
+                       if chapter.binary_only else "Binary: relevant or not. Graded: 0 (no box) to 4 (a white cat in "
+                                                   "a box)."))
+        if chapter.binary_only:
+            st.caption("Binary only here: the three queries of this chapter are judged relevant or not, so there "
+                       "are no grades to choose from.")
+        st.session_state[PRESENT_WIDGET] = state.present
+        st.toggle("Presentation mode", key=PRESENT_WIDGET, help="Larger type and tiles, less text: for a projector.",
+                  on_change=lambda: _update(present=st.session_state[PRESENT_WIDGET]))
+        st.caption("Each chapter opens with its sources' example until you change K or the relevance; "
+                   "then your choices follow you. The link below restores exactly this view.")
+        share_link()
+        st.button("Start over", on_click=_start_over, help="Back to the sources' rankings, grades and defaults.",
+                  width="stretch")
+
+
+LEVEL_WIDGET = "irlab.w.level"
+
+
+def relevance_level_control(state: WalkthroughState, chapter: Chapter) -> None:
+    """What counts as relevant, always said; in graded mode, the level to choose (trec_eval's ``-l``).
+
+    Chapters 1-2 compute binary measures; from grades, an item is relevant when its grade is at least the level.
+    """
+    rule = relevance_rule(state, chapter)
+    if state.effective_mode(chapter) != "graded":
+        st.caption(escape_markdown(rule))
+        return
+    top = state.graded_judgments().max_grade
+    st.session_state[LEVEL_WIDGET] = state.effective_level(chapter)
+    left, right = st.columns([2, 3], vertical_alignment="center")
+    left.segmented_control("Relevant from grade", list(range(1, top + 1)), key=LEVEL_WIDGET, required=True,
+                           on_change=lambda: _update(level=st.session_state[LEVEL_WIDGET]),
+                           help="Binary measures need relevant or not: a picture counts as relevant when its grade "
+                                "is at least this (trec_eval's -l). Change it and watch the counts.")
+    right.caption(escape_markdown(rule))
+
+
+def returned_control(state: WalkthroughState) -> None:
+    """Conventions: how many of the ranked items the system actually returned."""
+    n = len(SCENARIO.items)
+    st.session_state[RETURNED_WIDGET] = state.returned if state.returned is not None else n
+    st.slider("Items the system returned", 1, n, key=RETURNED_WIDGET,
+              help="A run can return fewer items than K; several conventions differ exactly then.",
+              on_change=lambda: _update(returned=st.session_state[RETURNED_WIDGET]))

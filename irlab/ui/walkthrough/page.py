@@ -1,0 +1,119 @@
+"""What every walkthrough chapter page does: open, draw the live region, close.
+
+A chapter page is three calls::
+
+    state = open_chapter(CHAPTER)          # follows Back/Forward, styles, title and preset
+
+    @live_region(CHAPTER)                  # a fragment: a drag, K or undo reruns only this part
+    def draw(state):
+        view = ndcg_view(state, CHAPTER)   # irlab computes; render draws
+        chapter_ui.tiles_above_headline(view.row, view.headline, state)
+        ...
+
+    close_chapter(state, CHAPTER)          # teaching text, Chapter n of 6, sidebar controls
+
+Why a fragment: a move changes the tiles, the numbers, the formulas and the charts, and nothing
+else. Rerunning only that region spares the browser the title, the teaching text, the sidebar and
+the navigation on every move (Streamlit sends and renders every element of a rerun). What lies
+outside the region and depends on the state (the relevance mode in the sidebar, presentation mode)
+is drawn by a full rerun, which the region asks for when an undo changed one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+import streamlit as st
+
+from irlab.ui.components.shortcuts import undo_shortcuts
+from irlab.ui.kit.notices import notices
+from irlab.ui.shell.error_boundary import error_boundary
+from irlab.ui.shell.pages import chapter_page_path
+from irlab.ui.shell.style import apply_style
+from irlab.ui.walkthrough import chapter as chapter_ui
+from irlab.ui.walkthrough.controls import REDO_KEY, UNDO_KEY, live_controls, sidebar_controls
+from irlab.ui.walkthrough.state import (
+    MAIN,
+    adopt_tile_changes,
+    current_state,
+    follow_url,
+    history,
+    set_state,
+    sync_url,
+    take_notices,
+)
+from irlab.walkthrough import guide
+from irlab.walkthrough.chapters import CHAPTERS, Chapter
+from irlab.walkthrough.state import WalkthroughState
+
+MAIN_TILES = {"tiles-main": MAIN}
+OUTSIDE = "irlab.page.outside"
+"""What the last full run drew outside the live region from the state (mode, presentation mode)."""
+
+
+def _outside(state: WalkthroughState, chapter: Chapter) -> tuple[str, bool]:
+    return state.effective_mode(chapter), state.present
+
+
+def open_chapter(chapter: Chapter) -> WalkthroughState:
+    """Set up a chapter page and return the learner's state for the parts outside the live region."""
+    state = follow_url()
+    st.session_state[OUTSIDE] = _outside(state, chapter)
+    apply_style(state.present)
+    chapter_ui.chapter_intro(chapter, state, preset=lambda: set_state(current_state().with_preset(chapter)),
+                         leave_presentation=lambda: set_state(replace(current_state(), present=False)))
+    return state
+
+
+def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> Callable:
+    """Decorator: run ``draw(state)`` now, inside a fragment with the live controls, notices and the URL.
+
+    ``targets`` maps each tile row's component key to what it reorders (:data:`MAIN` or a query id).
+    """
+    def run(draw: Callable[[WalkthroughState], None]) -> Callable[[WalkthroughState], None]:
+        @st.fragment
+        def region() -> None:
+            # the page's boundary does not see inside a fragment (Streamlit reports a fragment's error itself)
+            with error_boundary(chapter.slug):
+                _region()
+
+        def _region() -> None:
+            state = current_state()
+            state = adopt_tile_changes(state, targets, state.effective_mode(chapter))
+            if _outside(state, chapter) != st.session_state.get(OUTSIDE):
+                st.rerun(scope="app")  # an undo changed the mode or presentation mode: redraw the sidebar too
+            steps = history()
+            notices(take_notices())
+            live_controls(state, chapter, steps)
+            draw(state)
+            chapter_ui.try_this(chapter, guide.steps(state, chapter))
+            sync_url(state, chapter)
+
+        region()
+        return draw
+
+    return run
+
+
+def close_chapter(state: WalkthroughState, chapter: Chapter) -> None:
+    """The teaching text, "Chapter n of 6" with the previous and next chapter, and the shared controls."""
+    chapter_ui.teaching(chapter, state)
+    chapter_steps(chapter)
+    sidebar_controls(state, chapter)
+    undo_shortcuts(undo_key=UNDO_KEY, redo_key=REDO_KEY)
+
+
+def chapter_steps(chapter: Chapter) -> None:
+    """Where this chapter is in the walkthrough, and links to its neighbours (the learner's K and mode come along)."""
+    index = CHAPTERS.index(chapter)
+    before, here, after = st.columns([2, 1, 2], vertical_alignment="center")
+    if index > 0:
+        previous = CHAPTERS[index - 1]
+        before.page_link(chapter_page_path(previous), label=f"Previous: {previous.number}. {previous.title}",
+                         icon=":material/arrow_back:")
+    here.markdown(f"Chapter {chapter.number} of {len(CHAPTERS)}", text_alignment="center")
+    if index < len(CHAPTERS) - 1:
+        following = CHAPTERS[index + 1]
+        after.page_link(chapter_page_path(following), label=f"Next: {following.number}. {following.title}",
+                        icon=":material/arrow_forward:")
