@@ -9,6 +9,7 @@ hold no arithmetic.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +143,74 @@ def test_pages_hold_no_arithmetic():
         for node in ast.walk(tree):
             if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Pow, ast.Mult)):
                 raise AssertionError(f"{page.name}:{node.lineno} does arithmetic; move it into irlab")
+
+
+# --- the Streamlit layer by product ---------------------------------------------------------------------------------
+
+UI = IRLAB / "ui"
+UI_LEVELS = {"components": 0, "kit": 1, "shell": 2, "walkthrough": 3, "exercises": 3, "runs": 3, "classroom": 3}
+"""irlab/ui's folders, lowest first: a component knows only components; the kit, components; the shell, the kit
+and components; a product (same level as its siblings) the shell, the kit and components, never another product."""
+
+
+def ui_folder_of(path: Path) -> str | None:
+    """``kit`` for irlab/ui/kit/formulas.py; None for irlab/ui/__init__.py."""
+    parts = path.relative_to(UI).parts
+    return parts[0] if len(parts) > 1 else None
+
+
+def ui_targets(path: Path) -> set[str]:
+    """The irlab/ui folders ``path`` imports (``components`` for ``irlab.ui.components.tiles``)."""
+    targets = set()
+    for name in imported_modules(path):
+        parts = name.split(".")
+        if parts[:2] == ["irlab", "ui"]:
+            if len(parts) < 3:
+                raise AssertionError(f"{path}: import from irlab.ui's folders, not irlab.ui itself")
+            targets.add(parts[2])
+    return targets
+
+
+def ui_violation(own: str, target: str) -> str | None:
+    """Why irlab/ui/``own`` may not import irlab/ui/``target``, or None when it may."""
+    if target == own:
+        return None
+    if target not in UI_LEVELS:
+        return f"ui/{own} imports ui/{target}, which is on no level of UI_LEVELS"
+    if UI_LEVELS[target] >= UI_LEVELS[own]:
+        kind = "a sibling product" if UI_LEVELS[own] == UI_LEVELS[target] == 3 else f"ui/{target}"
+        return f"ui/{own} imports {kind}: imports point downward (components < kit < shell < products)"
+    return None
+
+
+UI_MODULES = sorted(p for p in UI.rglob("*.py") if ui_folder_of(p) is not None)
+
+
+def test_every_ui_module_sits_in_a_known_folder():
+    assert {ui_folder_of(p) for p in UI_MODULES} <= set(UI_LEVELS)
+    assert [p.name for p in UI.glob("*.py")] == ["__init__.py"], "irlab/ui holds folders only"
+
+
+@pytest.mark.parametrize("path", UI_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_ui_folders_import_downward_and_never_a_sibling_product(path):
+    own = ui_folder_of(path)
+    problems = [problem for target in ui_targets(path) if (problem := ui_violation(own, target))]
+    assert not problems, f"{path.relative_to(ROOT)}: {problems}"
+
+
+def test_the_ui_rules_catch_what_the_issue_names():
+    assert ui_violation("runs", "exercises") and ui_violation("walkthrough", "runs")  # sibling products
+    assert ui_violation("kit", "walkthrough") and ui_violation("components", "walkthrough")  # the kit knows no product
+    assert ui_violation("components", "kit") and ui_violation("shell", "exercises")
+    assert ui_violation("runs", "kit") is None and ui_violation("walkthrough", "components") is None
+
+
+def test_a_component_is_a_folder_with_its_code_and_styles_as_files():
+    components = UI / "components"
+    for folder in (p for p in components.iterdir() if p.is_dir() and (p / "__init__.py").exists()):
+        declared = re.findall(r'declare\(\s*"(\w+)",\s*js="([^"]+)"(?:,\s*css="([^"]+)")?',
+                              (folder / "__init__.py").read_text())
+        for name, js, css in declared:
+            assert name == folder.name, f"{folder.name} declares component {name!r}"
+            assert (components / js).is_file() and js.startswith(folder.name + "/")
+            assert not css or (components / css).is_file()
