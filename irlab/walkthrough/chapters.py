@@ -1,7 +1,8 @@
 """The six walkthrough chapters: titles, defaults, the sources' example, and the teaching text.
 
 Content lives here, not in the pages, so pages stay thin and tests can check the text (every
-"try this" claim is verified against the metrics in tests/test_chapters.py).
+"try this" claim is verified against the metrics in tests/walkthrough/test_guide.py and
+tests/ui/walkthrough/test_text_follows_state.py).
 
 Each chapter opens in its sources' example state (``default_k``, ``default_mode``) until the
 learner changes a shared control; from then on K and the relevance mode follow the learner

@@ -38,7 +38,7 @@ class SpecFigure(go.Figure):
 
     Streamlit reads a figure through ``to_dict()`` (``plotly.tools.return_figure_from_figure_or_data``)
     and serialises that dict; building Plotly's object tree only to undo it cost 1-2 ms per chart
-    on every drag. tests/test_charts.py checks both the specs and this contract.
+    on every drag. tests/walkthrough/test_charts.py checks both the specs and this contract.
     """
 
     def __init__(self, spec: Spec) -> None:  # deliberately skips go.Figure's validating constructor

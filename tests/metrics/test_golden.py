@@ -1,6 +1,6 @@
 """Every number of the cats-in-boxes walkthrough and of the NDCG exercise, to 4 decimals.
 
-The expected values come from tests/data/cats_in_boxes.json (a copy of the project's reference
+The expected values come from tests/golden/cats_in_boxes.json (a copy of the project's reference
 file); the rankings and judgments come from the scenario module, so these tests also prove the
 scenario reproduces the sources' relevance positions.
 """
@@ -10,8 +10,14 @@ from __future__ import annotations
 import pytest
 
 import irlab
-from irlab.scenarios.cats_in_boxes import (BINARY_QUERIES, CAT_IN_A_BOX, CATS_IN_BOXES, DARK_CAT, WHITE_CAT,
-                                           WHITE_CAT_IN_A_BOX)
+from irlab.scenarios.cats_in_boxes import (
+    BINARY_QUERIES,
+    CAT_IN_A_BOX,
+    CATS_IN_BOXES,
+    DARK_CAT,
+    WHITE_CAT,
+    WHITE_CAT_IN_A_BOX,
+)
 
 QUERY_NAMES = {"cat in a box": CAT_IN_A_BOX, "white cat": WHITE_CAT, "dark cat": DARK_CAT}
 VARIANTS = {

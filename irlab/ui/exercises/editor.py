@@ -2,7 +2,7 @@
 
 Each part (the exercise's own fields, items, queries and judgments, systems and rankings,
 questions) shows its validation problems first, then its widgets. Tables are data editors
-(:mod:`irlab.ui.exercise_state` applies their edits); every text a lecturer typed is shown
+(:mod:`irlab.ui.exercises.state` applies their edits); every text a lecturer typed is shown
 through widgets that treat it as text or through escaped Markdown.
 """
 
