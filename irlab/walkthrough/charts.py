@@ -7,15 +7,13 @@ words what the chart shows, for a caption and for screen readers.
 
 Figures are built as plain Plotly specs (dicts). Building a ``go.Figure`` validates every
 property, ~30 ms per chart, a third of a drag's time budget; the tests validate every spec with
-full validation instead, and :func:`to_figure` hands the spec over as it is.
+full validation instead, and the chart component (irlab/ui/components/chart/) sends the spec as it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import plotly.graph_objects as go
 
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
@@ -31,30 +29,6 @@ SERIES_STYLES = (("blue", "solid", "circle"), ("vermillion", "dash", "square"), 
                  ("purple", "dashdot", "triangle-up"))
 
 Spec = dict[str, Any]
-
-
-class SpecFigure(go.Figure):
-    """A checked spec in the shape of a ``go.Figure``, for ``st.plotly_chart`` only.
-
-    Streamlit reads a figure through ``to_dict()`` (``plotly.tools.return_figure_from_figure_or_data``)
-    and serialises that dict; building Plotly's object tree only to undo it cost 1-2 ms per chart
-    on every drag. tests/walkthrough/test_charts.py checks both the specs and this contract.
-    """
-
-    def __init__(self, spec: Spec) -> None:  # deliberately skips go.Figure's validating constructor
-        self._spec = spec
-
-    def to_dict(self) -> Spec:
-        return self._spec
-
-    def full(self) -> go.Figure:
-        """The same figure as a real, validated ``go.Figure`` (tests, exports)."""
-        return go.Figure(self._spec)
-
-
-def to_figure(spec: Spec) -> SpecFigure:
-    """The figure of a spec, ready for ``st.plotly_chart`` (see :class:`SpecFigure`)."""
-    return SpecFigure(spec)
 
 
 def _layout(*, title: str, x_title: str, y_title: str, large: bool, height: int = 340) -> Spec:
