@@ -125,8 +125,16 @@ def drag_tile(page, source, target, *, after: bool = True, steps: int = 8) -> No
     page.mouse.up()
 
 
+METRICS_JS = """() => Object.fromEntries([
+    ...Array.from(document.querySelectorAll('[data-testid="stMetric"]')).map(m => [
+        m.querySelector('[data-testid="stMetricLabel"]').innerText.trim(),
+        m.querySelector('[data-testid="stMetricValue"]').innerText.trim()]),
+    ...Array.from(document.querySelectorAll('[data-testid="irl-metric"]')).map(m => [
+        m.querySelector('[data-testid="irl-metric-label"]').textContent.trim(),
+        m.querySelector('[data-testid="irl-metric-value"]').textContent.trim()])])"""
+"""Every headline number on a page: the live region's (``irl-metric``) and any ``st.metric``, label -> value."""
+
+
 def metrics_of(page) -> dict[str, str]:
-    """Every headline metric (``st.metric``) on a page: label -> shown value."""
-    return page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('[data-testid="stMetric"]'))
-        .map(m => [m.querySelector('[data-testid="stMetricLabel"]').innerText.trim(),
-                   m.querySelector('[data-testid="stMetricValue"]').innerText.trim()]))""")
+    """Every headline number on a page (the live region's and ``st.metric``): label -> shown value."""
+    return page.evaluate(METRICS_JS)

@@ -207,3 +207,29 @@ def measure_name(name: str, k: int | None) -> str:
 def rows_of(items: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
     """Freeze a list of row dicts."""
     return tuple(dict(row) for row in items)
+
+
+def display_latex(breakdown: Breakdown) -> list[str]:
+    """The LaTeX of a breakdown's display lines: the symbolic formula, then the same with the numbers plugged in.
+
+    A breakdown made of parts (the four confusion counts) is one table of two columns, a line per part (an
+    ``array``, which KaTeX and MathML both typeset). A long
+    plugged-in formula is set smaller so it fits its column instead of scrolling (:func:`fitted`).
+    """
+    if breakdown.plugged is None:
+        lines = [rf"{part.symbolic} & \qquad {part.plugged_latex}" for part in breakdown.parts.values()]
+        return [r"\begin{array}{ll}" + r" \\ ".join(lines) + r"\end{array}"]
+    return [breakdown.symbolic, fitted(breakdown.plugged_latex, len(breakdown.plugged_text))]
+
+
+def fitted(latex: str, width: int) -> str:
+    """``latex`` set smaller when its plain text is ``width`` characters long (above 95 small, above 150 smaller).
+
+    >>> print(fitted("x", 200), "|", fitted("x", 100), "|", fitted("x", 20))
+    \\footnotesize x | \\small x | x
+    """
+    if width > 150:
+        return r"\footnotesize " + latex
+    if width > 95:
+        return r"\small " + latex
+    return latex

@@ -116,21 +116,41 @@ def dcg_spec(curves: Mapping[str, Curve], k: int, *, large: bool = False) -> Spe
                        y_title="discounted cumulative gain", unit_range=False, large=large)
 
 
+def dodged(index: int, count: int, width: float = 0.3) -> float:
+    """How far series ``index`` of ``count`` is moved sideways from its rank, so that series with equal values
+    at a rank sit side by side instead of on top of each other (the values stay exact).
+
+    >>> [round(dodged(i, 3), 2) for i in range(3)], dodged(0, 1)
+    ([-0.15, 0.0, 0.15], 0.0)
+    """
+    return 0.0 if count < 2 else -width / 2 + width * index / (count - 1)
+
+
 def ap_terms_spec(per_query: Mapping[str, Breakdown], k: int, *, large: bool = False) -> Spec:
-    """Precision@k at every rank of each query up to K; relevant ranks (the terms AP adds) filled."""
+    """Precision@k at every rank of each query up to K; relevant ranks (the terms AP adds) filled.
+
+    Queries often have the same precision at a rank (all 0.5 at rank 2): each query's markers are moved a
+    little sideways (:func:`dodged`) and differ in shape and line, so every series stays visible.
+    """
     traces = []
-    for (name, breakdown), (colour, dash, symbol) in zip(per_query.items(), SERIES_STYLES):
-        rel = breakdown.column("rel")
+    for index, ((name, breakdown), (colour, dash, symbol)) in enumerate(zip(per_query.items(), SERIES_STYLES)):
+        rel, ranks = breakdown.column("rel"), breakdown.column("rank")
+        shift = dodged(index, len(per_query))
         traces.append({
-            "type": "scatter", "x": breakdown.column("rank"), "y": breakdown.column("precision"),
+            "type": "scatter", "x": [rank + shift for rank in ranks], "y": breakdown.column("precision"),
             "name": f"{name} (AP {breakdown.display_value})", "mode": "lines+markers",
             "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 2},
             "marker": {"symbol": [symbol if r else f"{symbol}-open" for r in rel], "size": 15 if large else 12,
                        "color": OKABE_ITO[colour], "line": {"width": 2, "color": OKABE_ITO[colour]}},
-            "customdata": ["relevant: this term counts" if r else "not relevant: adds nothing" for r in rel],
-            "hovertemplate": f"{name}: P@%{{x}} = %{{y:.4f}} (%{{customdata}})<extra></extra>"})
+            "customdata": [[rank, "relevant: this term counts" if r else "not relevant: adds nothing"]
+                           for rank, r in zip(ranks, rel)],
+            "hovertemplate": f"{name}: P@%{{customdata[0]}} = %{{y:.4f}} (%{{customdata[1]}})<extra></extra>"})
     layout = _layout(title="Precision@k at each rank; filled markers are relevant ranks, the terms AP adds up",
-                     x_title="rank k", y_title="Precision@k", large=large)
+                     x_title="rank k", y_title="Precision@k", large=large, height=380)
+    # the long title takes the top: the legend goes under the plot
+    layout["legend"] = {"orientation": "h", "yanchor": "top", "y": -0.28, "xanchor": "left", "x": 0}
+    layout["margin"] = {**layout["margin"], "b": 70}
+    layout["hovermode"] = "closest"
     layout["yaxis"]["range"] = [-0.05, 1.1]
     layout["xaxis"]["range"] = [0.5, max(k, 1) + 0.5]
     return {"data": traces, "layout": layout}

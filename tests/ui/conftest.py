@@ -12,6 +12,7 @@ fresh page on it. Without Chromium the browser tests are skipped with the reason
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from tests.browser import drag_tile, metrics_of, need_chromium, running_app, wait_for_app
+from tests.browser import METRICS_JS, drag_tile, metrics_of, need_chromium, running_app, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
@@ -54,14 +55,32 @@ def _open_page(slug: str, query_params: dict[str, str] | None = None) -> AppTest
     return at
 
 
-def _tile_change(order: str, *, grades: dict[str, int] | None = None, seq: int = 1) -> dict:
-    """A tile component value as the browser sends it after a move."""
-    return {"change": {"order": order.split(), "grades": grades, "seq": seq, "action": "drag", "item": None}}
+def _tile_change(order: str, *, grades: dict[str, int] | None = None, seq: int = 1, row: str = "tiles-main") -> dict:
+    """The live region's value as the browser sends it after a move in tile row ``row``."""
+    return {"change": {"order": order.split(), "grades": grades, "seq": seq, "action": "drag", "item": None,
+                       "row": row}}
+
+
+def region_blocks(at: AppTest) -> list[dict]:
+    """The blocks the chapter's live-region component received, nested blocks included, in order."""
+    found: list[dict] = []
+
+    def walk(blocks: list[dict]) -> None:
+        for block in blocks:
+            found.append(block)
+            walk(block.get("children", []))
+
+    for element in at.get("bidi_component"):
+        if element.proto.component_name == "irlab.region":
+            walk(json.loads(element.proto.json)["blocks"])
+    return found
 
 
 def _shown_metrics(at: AppTest) -> dict[str, str]:
-    """Every headline value on the page: label -> shown value."""
-    return {m.label: m.value for m in at.metric}
+    """Every headline value on the page (the live region's numbers, and any ``st.metric``): label -> shown value."""
+    shown = {item["label"]: item["value"] for block in region_blocks(at) if block["kind"] == "numbers"
+             for item in block["items"]}
+    return shown | {m.label: m.value for m in at.metric}
 
 
 @pytest.fixture(scope="session")
@@ -74,6 +93,12 @@ def pages() -> dict[str, str]:
 def open_page() -> Callable[..., AppTest]:
     """``open_page(slug, query_params=None)``: the app on a page under AppTest, without exceptions."""
     return _open_page
+
+
+@pytest.fixture(scope="session")
+def shown_blocks() -> Callable[[AppTest], list[dict]]:
+    """``shown_blocks(at)``: every block of the live region (nested ones too), as the component received them."""
+    return region_blocks
 
 
 @pytest.fixture(scope="session")
@@ -160,9 +185,10 @@ class BrowserPage:
         try:
             self.page.wait_for_function(
                 """([row, expected]) => {
-                       const list = Array.from(document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'))
-                           .map(host => host.shadowRoot || host)
-                           .map(root => root.querySelector('[data-testid="irl-root"]')).filter(Boolean)[row];
+                       const list = Array.from(document.querySelectorAll('[data-testid="irl-root"]'))
+                           .concat(Array.from(document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'))
+                               .map(host => host.shadowRoot && host.shadowRoot.querySelector('[data-testid="irl-root"]'))
+                               .filter(Boolean))[row];
                        return list && list.dataset.order === expected.join(","); }""",
                 arg=[row, expected], timeout=10_000)
         except Exception as error:
@@ -173,20 +199,15 @@ class BrowserPage:
         return metrics_of(self.page)
 
     def metric(self, label: str, timeout: float = 10_000) -> str:
-        """The value shown under the headline metric labelled exactly ``label`` (waits for it)."""
-        self.page.wait_for_function(
-            """label => Array.from(document.querySelectorAll('[data-testid="stMetricLabel"]'))
-                          .some(l => l.innerText.trim() === label)""", arg=label, timeout=timeout)
+        """The value shown under the headline number labelled exactly ``label`` (waits for it)."""
+        self.page.wait_for_function(f"label => Object.keys(({METRICS_JS})()).includes(label)", arg=label,
+                                    timeout=timeout)
         return self.metrics()[label]
 
     def wait_for_metric(self, label: str, value: str, timeout: float = 10_000) -> None:
-        """Wait until a headline metric labelled exactly ``label`` shows ``value``."""
-        self.page.wait_for_function(
-            """([label, value]) => Array.from(document.querySelectorAll('[data-testid="stMetric"]')).some(m => {
-                   const l = m.querySelector('[data-testid="stMetricLabel"]');
-                   const v = m.querySelector('[data-testid="stMetricValue"]');
-                   return l && v && l.innerText.trim() === label && v.innerText.trim() === value; })""",
-            arg=[label, value], timeout=timeout)
+        """Wait until the headline number labelled exactly ``label`` shows ``value``."""
+        self.page.wait_for_function(f"([label, value]) => ({METRICS_JS})()[label] === value", arg=[label, value],
+                                    timeout=timeout)
 
 
 @pytest.fixture

@@ -121,3 +121,16 @@ def test_value_labels_sit_beside_the_k_line_never_on_it():
             assert all(p.endswith("right") for p in positions)  # not past the plot's left edge
         if k == 8:
             assert all(p.endswith("left") for p in positions)
+
+
+def test_map_chart_series_never_hide_each_other():
+    """Issue 20: "cat in a box" hid under "white cat" from rank 2 on. Equal values at a rank sit side by side."""
+    view = map_view(DEFAULT_STATE.with_preset(chapter("map")), chapter("map"))
+    spec = charts.ap_terms_spec(view.per_query, view.k)
+    points = [(round(x), y, x) for trace in spec["data"] for x, y in zip(trace["x"], trace["y"])]
+    coinciding = [(a, b) for i, a in enumerate(points) for b in points[i + 1:] if a[:2] == b[:2]]
+    assert coinciding, "the default state has equal precision at a rank (0.5 at rank 2)"
+    assert all(abs(a[2] - b[2]) >= 0.1 for a, b in coinciding)
+    assert all(abs(x - round(x)) < 0.2 for _, _, x in points)  # still read as its rank
+    assert {trace["marker"]["symbol"][0].removesuffix("-open") for trace in spec["data"]} == {
+        "circle", "square", "diamond"}

@@ -43,11 +43,32 @@ REDO_KEY = "irlab-redo"
 RESET_GRADES_KEY = "irlab-reset-grades"
 
 
+LEVEL_CHAPTERS = ("actual-vs-predicted", "recall-precision")
+"""The chapters whose measures are binary, so graded mode needs a relevance level."""
+
+
 def live_controls(state: WalkthroughState, chapter: Chapter, steps: History) -> None:
-    """K, undo, redo and (graded mode) reset the edited grades: one row above the tiles."""
+    """K, undo, redo and (graded mode) reset the edited grades: one row above the tiles; below it what counts as
+    relevant (chapters 1-2) or how many items the system returned (conventions)."""
+    graded = state.effective_mode(chapter) == "graded"
+    returned = chapter.slug == "conventions"
+    widths = [3, 3, 1.25, 1.25, 2] if returned else [5, 1.25, 1.25, 2]
+    columns = st.columns(widths, vertical_alignment="bottom")
+    if returned:
+        with columns.pop(1):
+            returned_control(state)
+    _k_row(state, chapter, steps, columns)
+    if chapter.slug in LEVEL_CHAPTERS:
+        if graded:
+            relevance_level_control(state, chapter)
+        else:  # binary: the rule in one line, beside K (the ranking and the numbers must fit one screen)
+            columns[3].caption(escape_markdown(relevance_rule(state, chapter)))
+
+
+def _k_row(state: WalkthroughState, chapter: Chapter, steps: History, columns: list) -> None:
     n = len(SCENARIO.items)
     graded = state.effective_mode(chapter) == "graded"
-    k_column, undo_column, redo_column, grades_column = st.columns([5, 1.25, 1.25, 2], vertical_alignment="bottom")
+    k_column, undo_column, redo_column, grades_column = columns
     st.session_state[K_WIDGET] = state.effective_k(chapter)
     k_help = ("How many results the system returns: the top K are predicted relevant."
               if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
@@ -91,14 +112,11 @@ LEVEL_WIDGET = "irlab.w.level"
 
 
 def relevance_level_control(state: WalkthroughState, chapter: Chapter) -> None:
-    """What counts as relevant, always said; in graded mode, the level to choose (trec_eval's ``-l``).
+    """Graded mode: the level to choose (trec_eval's ``-l``) and, beside it, what counts as relevant.
 
     Chapters 1-2 compute binary measures; from grades, an item is relevant when its grade is at least the level.
     """
     rule = relevance_rule(state, chapter)
-    if state.effective_mode(chapter) != "graded":
-        st.caption(escape_markdown(rule))
-        return
     top = state.graded_judgments().max_grade
     st.session_state[LEVEL_WIDGET] = state.effective_level(chapter)
     left, right = st.columns([2, 3], vertical_alignment="center")

@@ -2,40 +2,41 @@
 
 A chapter page is three calls::
 
-    state = open_chapter(CHAPTER)          # follows Back/Forward, styles, title and preset
+    state = open_chapter(CHAPTER)      # follows Back/Forward, styles, title and preset
+    live_region(CHAPTER)               # a fragment: a drag, K or undo reruns only this part
+    close_chapter(state, CHAPTER)      # teaching text, Chapter n of 6, sidebar controls
 
-    @live_region(CHAPTER)                  # a fragment: a drag, K or undo reruns only this part
-    def draw(state):
-        view = ndcg_view(state, CHAPTER)   # irlab computes; render draws
-        chapter_ui.tiles_above_headline(view.row, view.headline, state)
-        ...
-
-    close_chapter(state, CHAPTER)          # teaching text, Chapter n of 6, sidebar controls
+The live region holds the controls a move uses (K, undo, redo) and one component that draws the
+chapter's screen (:mod:`irlab.walkthrough.screens`: tiles, numbers, formulas, tables, charts, "Try
+this"), redrawing only what changed (:mod:`irlab.ui.components.region`).
 
 Why a fragment: a move changes the tiles, the numbers, the formulas and the charts, and nothing
 else. Rerunning only that region spares the browser the title, the teaching text, the sidebar and
-the navigation on every move (Streamlit sends and renders every element of a rerun). What lies
-outside the region and depends on the state (the relevance mode in the sidebar, presentation mode)
-is drawn by a full rerun, which the region asks for when an undo changed one of them.
+the navigation on every move. What lies outside the region and depends on the state (the relevance
+mode in the sidebar, presentation mode) is drawn by a full rerun, which the region asks for when an
+undo changed one of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 
 import streamlit as st
 
+from irlab.ui.components.region import live_region as draw_region
 from irlab.ui.components.shortcuts import undo_shortcuts
+from irlab.ui.components.tiles import unseen_change
 from irlab.ui.kit.notices import notices
 from irlab.ui.shell.error_boundary import error_boundary
 from irlab.ui.shell.pages import chapter_page_path
 from irlab.ui.shell.style import apply_style
 from irlab.ui.walkthrough import chapter as chapter_ui
 from irlab.ui.walkthrough.controls import REDO_KEY, UNDO_KEY, live_controls, sidebar_controls
+from irlab.ui.walkthrough.region import region_blocks, take_ack
 from irlab.ui.walkthrough.state import (
     MAIN,
-    adopt_tile_changes,
+    adopt_tile_change,
     current_state,
     follow_url,
     history,
@@ -45,6 +46,7 @@ from irlab.ui.walkthrough.state import (
 )
 from irlab.walkthrough import guide
 from irlab.walkthrough.chapters import CHAPTERS, Chapter
+from irlab.walkthrough.screens import chapter_screen
 from irlab.walkthrough.state import WalkthroughState
 
 MAIN_TILES = {"tiles-main": MAIN}
@@ -66,34 +68,37 @@ def open_chapter(chapter: Chapter) -> WalkthroughState:
     return state
 
 
-def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> Callable:
-    """Decorator: run ``draw(state)`` now, inside a fragment with the live controls, notices and the URL.
+REGION = "live-region"
+"""The component key of a chapter's live region (its value carries the learner's tile moves)."""
 
-    ``targets`` maps each tile row's component key to what it reorders (:data:`MAIN` or a query id).
+
+def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> None:
+    """The chapter's live region, a fragment: the live controls, then tiles, numbers, formulas, charts and
+    "Try this" drawn by one component from the chapter's screen; the state written into the URL.
+
+    ``targets`` maps each tile row's key to what it reorders (:data:`MAIN` or a query id).
     """
-    def run(draw: Callable[[WalkthroughState], None]) -> Callable[[WalkthroughState], None]:
-        @st.fragment
-        def region() -> None:
-            # the page's boundary does not see inside a fragment (Streamlit reports a fragment's error itself)
-            with error_boundary(chapter.slug):
-                _region()
+    @st.fragment
+    def region() -> None:
+        # the page's boundary does not see inside a fragment (Streamlit reports a fragment's error itself)
+        with error_boundary(chapter.slug):
+            _region()
 
-        def _region() -> None:
-            state = current_state()
-            state = adopt_tile_changes(state, targets, state.effective_mode(chapter))
-            if _outside(state, chapter) != st.session_state.get(OUTSIDE):
-                st.rerun(scope="app")  # an undo changed the mode or presentation mode: redraw the sidebar too
-            steps = history()
-            notices(take_notices())
-            live_controls(state, chapter, steps)
-            draw(state)
-            chapter_ui.try_this(chapter, guide.steps(state, chapter))
-            sync_url(state, chapter)
+    def _region() -> None:
+        state = current_state()
+        change = unseen_change(REGION)
+        take_ack(change)
+        state = adopt_tile_change(state, change, targets, state.effective_mode(chapter))
+        if _outside(state, chapter) != st.session_state.get(OUTSIDE):
+            st.rerun(scope="app")  # an undo changed the mode or presentation mode: redraw the sidebar too
+        steps = history()
+        notices(take_notices())
+        live_controls(state, chapter, steps)
+        blocks = region_blocks(chapter_screen(state, chapter), state, chapter, guide.steps(state, chapter))
+        draw_region(blocks, key=REGION, present=state.present)
+        sync_url(state, chapter)
 
-        region()
-        return draw
-
-    return run
+    region()
 
 
 def close_chapter(state: WalkthroughState, chapter: Chapter) -> None:

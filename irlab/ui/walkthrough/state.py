@@ -19,7 +19,6 @@ import streamlit as st
 
 from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
-from irlab.ui.components.tiles import unseen_change
 from irlab.ui.shell.presentation import set_presenting
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.history import History
@@ -113,13 +112,17 @@ def _edited_grades(raw: object) -> dict[str, int] | None:
     return None if grades == dict(rubric) else grades
 
 
-def adopt_tile_changes(state: WalkthroughState, targets: Mapping[str, str], mode: str) -> WalkthroughState:
-    """Apply new tile moves: ``targets`` maps a component key to :data:`MAIN` or a query id."""
-    for key, target in targets.items():
-        change = unseen_change(key)
-        if change is None:
-            continue
+def adopt_tile_change(state: WalkthroughState, change: Mapping | None, targets: Mapping[str, str],
+                      mode: str) -> WalkthroughState:
+    """Apply a tile move from the live region: ``targets`` maps a tile row's key to :data:`MAIN` or a query id.
+
+    ``change`` is the region's value (the tiles' change and the ``row`` it came from), or None.
+    """
+    if change is not None:
+        target = targets.get(change.get("row"))  # type: ignore[arg-type]
         try:
+            if target is None:
+                raise ValidationError(f"no tile row {str(change.get('row'))[:40]!r} on this page")
             order = SCENARIO.check_ranking(change.get("order") or [], complete=True)
             if target == MAIN:
                 state = replace(state, order=order)

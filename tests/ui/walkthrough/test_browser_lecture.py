@@ -94,19 +94,23 @@ def test_the_browsers_back_button_returns_to_the_previous_state(app_page):
 
 def test_every_headline_number_shows_its_change_after_a_move(app_page):
     open_chapter(app_page, "ndcg")
-    assert not app_page.page.locator('[data-testid="stMetricDelta"]').count()  # nothing moved yet
+    delta = '[data-testid="irl-metric-delta"]'
+    assert not "".join(app_page.page.locator(delta).all_inner_texts()).strip()  # nothing moved yet
     app_page.tiles().nth(0).focus()
     app_page.page.keyboard.press("Shift+ArrowRight")
     app_page.wait_for_metric("NDCG@2", "0.6131")
     app_page.page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=\"stMetricDelta\"]').length === 4")
-    deltas = app_page.page.locator('[data-testid="stMetricDelta"]').all_inner_texts()
+        "() => Array.from(document.querySelectorAll('[data-testid=\"irl-metric-delta\"]'))"
+        ".filter(d => d.textContent.trim()).length === 4")
+    deltas = app_page.page.locator(delta).all_inner_texts()
     # the change of the exact values (0.61315 - 0.38689), so it may differ from the shown values' difference in the
     # last digit
     change = irlab.ndcg_at_k(SWAPPED, GRADES, 2) - irlab.ndcg_at_k(SOURCE, GRADES, 2)
-    assert [d.strip() for d in deltas] == ["no change", "+1.4763", "no change", "+" + format_number(change)], deltas
-    # colour is not the only sign: an arrow icon accompanies each change
-    assert app_page.page.locator('[data-testid="stMetricDelta"] svg').count() >= 2
+    # colour is not the only sign: an arrow (a character, read out too) accompanies each change
+    assert [d.strip() for d in deltas] == ["no change", "\u25b2 +1.4763", "no change",
+                                           "\u25b2 +" + format_number(change)], deltas
+    trends = app_page.page.locator(delta).evaluate_all("ds => ds.map(d => d.dataset.trend)")
+    assert trends == ["same", "up", "same", "up"]
 
 
 def test_an_edited_grade_is_marked_and_its_own_reset_puts_it_back(app_page):
@@ -128,14 +132,14 @@ def test_an_edited_grade_is_marked_and_its_own_reset_puts_it_back(app_page):
 
 def test_try_this_steps_tick_themselves_off(app_page):
     open_chapter(app_page, "recall-precision")
-    box = app_page.page.locator('[data-testid="stAlert"]').filter(has_text="Try this.")
+    box = app_page.page.locator('[data-testid="irl-try"]')
     assert "0 of 3 done" in box.inner_text()
     for _ in range(6):
         press_k(app_page, "ArrowRight")
         app_page.page.wait_for_timeout(150)
     app_page.wait_for_metric("Recall@8", "1")
     app_page.page.wait_for_function(
-        "() => Array.from(document.querySelectorAll('[data-testid=\"stAlert\"]')).some(a => a.innerText.includes('1 of 3 done'))")
+        "() => document.querySelector('[data-testid=\"irl-try\"]').textContent.includes('1 of 3 done')")
     assert "Done:" in box.inner_text()
     press_k(app_page, "ArrowLeft")  # a reached step stays ticked when K moves on
     app_page.wait_for_metric("Recall@7", "1")
@@ -154,13 +158,12 @@ def test_presentation_mode_shows_ranking_and_numbers_on_one_screen(browser, app_
         page.wait_for_timeout(600)
         boxes = page.evaluate("""() => {
             const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-            const rows = Array.from(document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'))
-                .map(h => Array.from((h.shadowRoot || h).querySelectorAll('[data-testid="irl-tile"]')).map(box))
-                .filter(row => row.length);
-            const list = Array.from(document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'))
-                .map(h => (h.shadowRoot || h).querySelector('[data-testid="irl-list"]')).filter(Boolean)[0];
+            const lists = Array.from(document.querySelectorAll('[data-testid="irl-list"]'))
+                .filter(l => l.getBoundingClientRect().width > 0);  // a folded query's tiles are not shown
+            const rows = lists.map(l => Array.from(l.querySelectorAll('[data-testid="irl-tile"]')).map(box));
+            const list = lists[0];
             const sidebar = document.querySelector('[data-testid="stSidebar"]');
-            return {rows, list: box(list), metrics: Array.from(document.querySelectorAll('[data-testid="stMetric"]')).map(box),
+            return {rows, list: box(list), metrics: Array.from(document.querySelectorAll('[data-testid="irl-metric"]')).map(box),
                     main: box(document.querySelector('[data-testid="stMainBlockContainer"]')),
                     sidebar: sidebar ? sidebar.getAttribute('data-collapsed') : null,
                     sidebarRight: sidebar ? sidebar.getBoundingClientRect().right : 0,

@@ -7,6 +7,7 @@ import pytest
 import irlab
 from irlab.explain.formula import format_number
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES, DARK_CAT, WHITE_CAT_IN_A_BOX
+from tests.browser import METRICS_JS
 
 pytestmark = pytest.mark.browser
 
@@ -112,8 +113,7 @@ def test_a_copied_link_opens_the_same_state_in_a_new_page(app_page, browser, pag
         other.goto(link)
         other.wait_for_selector(TILE)
         other.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
-        other.wait_for_function("n => document.querySelectorAll('[data-testid=\"stMetric\"]').length === n",
-                                arg=len(values))
+        other.wait_for_function(f"n => Object.keys(({METRICS_JS})()).length === n", arg=len(values))
         shown_there = page_metrics(other)
         assert {label: shown_there[label] for label in values} == values
         assert other.locator('[data-testid="irl-root"]').get_attribute("data-order") == "5,1,2,3,4,6,7,8"
@@ -144,7 +144,7 @@ def test_each_mrr_row_reorders_its_own_query(app_page):
 
 def test_a_shared_link_works_as_the_first_visit_to_a_fresh_server(browser, start_app, wait_until_ready):
     """Streamlit routes a server's first session through its legacy pages/ router (streamlit#9624);
-    irlab.ui.shell makes that visit the normal app instead of a "Page not found" dialog."""
+    irlab.ui.shell.navigation makes that visit the normal app instead of a "Page not found" dialog."""
     with start_app() as url:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         try:
@@ -153,8 +153,7 @@ def test_a_shared_link_works_as_the_first_visit_to_a_fresh_server(browser, start
             page.on("console", lambda m: m.type == "error" and "status of 404" not in m.text and errors.append(m.text))
             page.goto(f"{url}/map?k=4")
             wait_until_ready(page)
-            page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="stMetricLabel"]'))
-                                        .some(l => l.innerText.trim() === 'MAP@4')""")
+            page.wait_for_function(f"() => 'MAP@4' in ({METRICS_JS})()")
             assert page.locator('[data-testid="stDialog"]').count() == 0
             assert page.get_by_text("Walkthrough: cats in boxes").count() >= 1  # the app's own navigation
             assert not errors, errors

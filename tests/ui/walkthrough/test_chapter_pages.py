@@ -8,6 +8,7 @@ import pytest
 import irlab
 from irlab.explain.formula import format_number
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES, DARK_CAT, WHITE_CAT, WHITE_CAT_IN_A_BOX
+from irlab.ui.walkthrough.page import REGION
 
 GRADES = CATS_IN_BOXES.query(WHITE_CAT_IN_A_BOX).judgments
 BINARY = CATS_IN_BOXES.query("cat-in-a-box").judgments
@@ -30,11 +31,11 @@ def test_default_state_shows_the_golden_values(slug, expected, shown_metrics, op
     assert shown_metrics(open_page(slug)) == expected
 
 
-def test_conventions_default_shows_the_golden_ndcg_variants(open_page):
+def test_conventions_default_shows_the_golden_ndcg_variants(open_page, shown_blocks):
     at = open_page("conventions")
-    table = " ".join(m.value for m in at.markdown)
-    for value in ("0.7283", "0.6829", "0.7675"):  # linear, exponential, Järvelin–Kekäläinen NDCG@8
-        assert value.replace(".", r"\.") in table
+    [table] = [block for block in shown_blocks(at) if block["kind"] == "table" and block["key"] == "table"]
+    values = {row[3] for row in table["cells"]}
+    assert {"0.7283", "0.6829", "0.7675"} <= values  # linear, exponential, Järvelin–Kekäläinen NDCG@8
 
 
 @pytest.mark.parametrize("k", [1, 5, 8])
@@ -49,7 +50,7 @@ def test_moving_k_changes_recall_and_precision_exactly(k, shown_metrics, open_pa
 def test_a_tile_move_changes_ndcg_but_not_recall(pages, tile_change, shown_metrics, open_page):
     """The walkthrough's experiment: swap the first two tiles."""
     at = open_page("recall-precision")
-    at.session_state["tiles-main"] = tile_change(SWAPPED)
+    at.session_state[REGION] = tile_change(SWAPPED)
     at.run()
     assert shown_metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
     at.switch_page(pages["ndcg"]).run()
@@ -86,7 +87,7 @@ def test_chapters_open_in_their_sources_example_until_a_control_is_touched(pages
 def test_grade_edits_from_the_tiles_change_ndcg(tile_change, shown_metrics, open_page):
     at = open_page("ndcg")
     grades = {**dict(GRADES), "1": 4}
-    at.session_state["tiles-main"] = tile_change("1 2 3 4 5 6 7 8", grades=grades)
+    at.session_state[REGION] = tile_change("1 2 3 4 5 6 7 8", grades=grades)
     at.run()
     assert shown_metrics(at)["NDCG@2"] == shown(irlab.ndcg_at_k(list("12345678"), grades, 2)) == "1"
     assert at.query_params["grades"] == "4,4,1,3,4,1,3,2"
@@ -96,7 +97,7 @@ def test_mrr_rows_reorder_their_own_query(tile_change, shown_metrics, open_page)
     at = open_page("mrr")
     dark = list(CATS_IN_BOXES.query(DARK_CAT).default_ranking)
     dark.remove("4")
-    at.session_state[f"tiles-{DARK_CAT}"] = tile_change(" ".join(["4", *dark]))
+    at.session_state[REGION] = tile_change(" ".join(["4", *dark]), row=f"tiles-{DARK_CAT}")
     at.run()
     assert shown_metrics(at)["RR · dark cat"] == "1" and shown_metrics(at)["MRR"] == "0.8333"
     assert at.query_params["order_dark_cat"] == "4," + ",".join(dark)
@@ -106,7 +107,7 @@ def test_mrr_rows_reorder_their_own_query(tile_change, shown_metrics, open_page)
 def test_map_preset_restores_the_sources_example(tile_change, shown_metrics, open_page):
     at = open_page("map")
     at.slider(key="irlab.widget.k").set_value(3).run()
-    at.session_state[f"tiles-{WHITE_CAT}"] = tile_change("8 7 6 5 4 3 2 1")
+    at.session_state[REGION] = tile_change("8 7 6 5 4 3 2 1", row=f"tiles-{WHITE_CAT}")
     at.run()
     assert shown_metrics(at)["MAP@3"] != "0.4786"
     at.button(key="preset-map").click().run()
@@ -116,7 +117,7 @@ def test_map_preset_restores_the_sources_example(tile_change, shown_metrics, ope
 def test_the_state_round_trips_through_the_url(tile_change, shown_metrics, open_page):
     at = open_page("ndcg")
     at.slider(key="irlab.widget.k").set_value(4).run()
-    at.session_state["tiles-main"] = tile_change("5 2 4 7 8 3 6 1", grades=dict(GRADES))
+    at.session_state[REGION] = tile_change("5 2 4 7 8 3 6 1", grades=dict(GRADES))
     at.run()
     params = {name: at.query_params[name] for name in at.query_params}
     assert params == {"order": "5,2,4,7,8,3,6,1", "k": "4", "rel": "graded"}
@@ -145,7 +146,7 @@ def test_malformed_links_give_a_notice_and_defaults(params, notice, shown_metric
 
 def test_a_malformed_tile_value_is_ignored_with_a_notice(tile_change, shown_metrics, open_page):
     at = open_page("recall-precision")
-    at.session_state["tiles-main"] = tile_change("1 2 3")
+    at.session_state[REGION] = tile_change("1 2 3")
     at.run()
     assert not at.exception and "was ignored" in " ".join(w.value for w in at.warning)
     assert shown_metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
@@ -163,18 +164,18 @@ def test_presentation_mode_hides_secondary_text(shown_metrics, open_page):
 def test_start_over_restores_everything(tile_change, shown_metrics, open_page):
     at = open_page("recall-precision")
     at.slider(key="irlab.widget.k").set_value(6).run()
-    at.session_state["tiles-main"] = tile_change("8 7 6 5 4 3 2 1")
+    at.session_state[REGION] = tile_change("8 7 6 5 4 3 2 1")
     at.run()
     at.sidebar.button[0].click().run()
     assert shown_metrics(at) == {"Recall@2": "0.25", "Precision@2": "0.5"}
 
 
-def test_conventions_returned_items_make_the_ideal_basis_differ(open_page):
+def test_conventions_returned_items_make_the_ideal_basis_differ(open_page, shown_blocks):
     """The chapter's experiment: a run of 3 items at K = 5."""
     at = open_page("conventions")
     at.slider(key="irlab.widget.k").set_value(5).run()
     at.slider(key="irlab.widget.returned").set_value(3).run()
-    text = " ".join(m.value for m in at.markdown)
+    [text] = [block["text"] for block in shown_blocks(at) if block["key"] == "differences"]
     assert "IDCG basis (judged" in text and "Precision@K denominator (k" in text
     run = list("123")
     judged = irlab.ndcg_at_k(run, GRADES, 5)
@@ -212,11 +213,15 @@ def test_a_bad_level_in_a_link_is_a_notice(open_page, level):
     assert any("level" in w.value for w in at.warning)
 
 
-def test_each_headline_number_shows_its_change_after_a_move(open_page):
+def test_each_headline_number_shows_its_change_after_a_move(open_page, shown_blocks):
+    def numbers(at):
+        return [item for block in shown_blocks(at) if block["kind"] == "numbers" for item in block["items"]]
+
     at = open_page("recall-precision")  # K = 2: Recall@2 0.25, Precision@2 0.5
-    assert all(m.delta in (None, "") for m in at.metric)  # nothing to compare with yet
+    assert all(item["delta"] is None and item["trend"] is None for item in numbers(at))  # nothing to compare yet
     at.slider[0].set_value(4).run()
-    deltas = {m.label: m.delta for m in at.metric}
+    deltas = {item["label"]: item["delta"] for item in numbers(at)}
+    assert {item["trend"] for item in numbers(at)} <= {"up", "same"}
     from irlab import precision_at_k, recall_at_k
     from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
 

@@ -28,11 +28,13 @@ def _unescape(text: str) -> str:
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("chapter", [c for c in CHAPTERS if c.slug != "conventions"], ids=lambda c: c.slug)
-def test_try_this_speaks_of_the_state_on_screen(open_page, shown_metrics, chapter, seed):
+def test_try_this_speaks_of_the_state_on_screen(open_page, shown_metrics, shown_blocks, chapter, seed):
     params = _states(seed)
     at = open_page(chapter.slug, params)
     shown = shown_metrics(at)
-    [text] = [_unescape(i.body) for i in at.info if "Try this." in i.body]
+    [steps] = [block for block in shown_blocks(at) if block["kind"] == "try"]
+    assert steps["title"].startswith("Try this.") and steps["items"]
+    text = " ".join(item["text"] for item in steps["items"])
     k = int(params["k"])
     named = {int(n) for n in re.findall(r"[A-Za-z]+@(\d+)", text)}
     assert named <= {k}, (text, k)  # every Measure@N is the K on screen

@@ -23,25 +23,31 @@ function loadPlotly(src) {
 // "Source Sans" is the face Streamlit serves with the page; the others are for a copy installed locally
 const FONT = { family: '"Source Sans", "Source Sans 3", "Source Sans Pro", sans-serif', color: "#1f2328" };
 
-export default function (component) {
-  const { data, parentElement } = component;
-  let view = parentElement.__irlChart;
-  if (!view || !view.box.isConnected) {
-    const box = document.createElement("div");
-    box.className = "irl-chart";
-    box.setAttribute("role", "img");
-    box.setAttribute("data-testid", "irl-chart");
-    // the text alternative, also shown: what the chart says, in words (text, never HTML)
-    const caption = document.createElement("p");
-    caption.className = "irl-chart-caption";
-    caption.setAttribute("data-testid", "irl-chart-caption");
-    parentElement.append(box, caption);
-    view = parentElement.__irlChart = { box, caption, json: null, drawn: false };
-  }
+/**
+ * A chart drawn into ``parent``; ``update`` redraws it in place (Plotly.react) only when the figure changed.
+ * @param {HTMLElement} parent
+ * @returns {{update: (data: {figure: string, alt: string, plotly: string, config: object}) => void}}
+ */
+export function createChart(parent) {
+  const box = document.createElement("div");
+  box.className = "irl-chart";
+  box.setAttribute("role", "img");
+  box.setAttribute("data-testid", "irl-chart");
+  // the text alternative, also shown: what the chart says, in words (text, never HTML)
+  const caption = document.createElement("p");
+  caption.className = "irl-chart-caption";
+  caption.setAttribute("data-testid", "irl-chart-caption");
+  parent.append(box, caption);
+  const view = { box, caption, json: null, drawn: false };
+  return { update: (data) => draw(view, data) };
+}
+
+function draw(view, data) {
   view.box.setAttribute("aria-label", data.alt);
-  view.caption.textContent = data.alt;
+  if (view.caption.textContent !== data.alt) view.caption.textContent = data.alt;
   if (data.figure === view.json) return;  // the same figure: nothing to draw
   view.json = data.figure;
+  draws.count += 1;
   const figure = JSON.parse(data.figure);
   const layout = { autosize: true, paper_bgcolor: "#ffffff", plot_bgcolor: "#ffffff", ...figure.layout,
                    font: { ...FONT, ...(figure.layout.font || {}) } };
@@ -57,10 +63,21 @@ export default function (component) {
       if (!view.drawn) {
         view.drawn = true;
         // charts follow the column's width: Plotly's own "responsive" listens to window resizes only
-        new ResizeObserver(() => Plotly.Plots.resize(view.box)).observe(view.box);
+        new ResizeObserver(() => { if (view.box.offsetWidth) Plotly.Plots.resize(view.box); }).observe(view.box);
       }
     });
   }).catch((error) => {
     view.box.textContent = "The chart could not be drawn (" + error.message + "); its description: " + data.alt;
   });
+}
+
+/** How many figures the charts of this tab have drawn (a test checks an unchanged chart is not redrawn). */
+const draws = { count: 0 };
+window.__irlChartDraws = draws;
+
+export default function (component) {
+  const { data, parentElement } = component;
+  let chart = parentElement.__irlChart;
+  if (!chart || !parentElement.isConnected) chart = parentElement.__irlChart = createChart(parentElement);
+  chart.update(data);
 }

@@ -752,6 +752,19 @@ function endDrag(inst) {
 
 // ---------------------------------------------------------------- entry point
 
+/**
+ * A row of tiles drawn into ``parent`` by another component (the live region): ``onChange`` receives each
+ * change the learner makes (the value this component would report as its ``change``).
+ * @param {HTMLElement} parent
+ * @param {(change: Record<string, unknown>) => void} onChange
+ * @returns {{update: (data: object) => void}}
+ */
+export function createTiles(parent, onChange) {
+  const inst = createInstance(parent);
+  inst.setStateValue = (_name, value) => onChange(value);
+  return { update(data) { receive(inst, data); } };
+}
+
 // Streamlit adds our stylesheet (tiles.css) to the shadow root beside this code; on a cold tab the tiles wait
 // for it, so that no tile is ever drawn unstyled.
 function stylesReady(node) {

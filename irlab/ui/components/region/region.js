@@ -1,0 +1,490 @@
+// A chapter's live region drawn by one component: tiles, numbers, formulas, tables, charts and "Try this".
+//
+// The server sends the whole screen as blocks (irlab/walkthrough/screens.py, serialised by
+// irlab/ui/walkthrough/region.py): numbers and text only, every number computed there. Each block has a
+// key that stays from one state to the next and a digest of its content; this code redraws only blocks
+// whose digest changed, and inside them only what changed: a number that did not change is not
+// touched, a formula whose LaTeX did not change is not set again, a chart whose figure did not change is
+// not redrawn. Text goes into the page as text, formulas as checked MathML (math.js).
+
+import { createChart } from "../chart/chart.js";
+import { createTiles } from "../tiles/tiles.js";
+import { formulaNode } from "./math.js";
+
+/**
+ * @typedef {{kind: string, key: string, digest: string, [field: string]: any}} Block
+ * @typedef {{el: HTMLElement, kind: string, digest: string, state: any}} View
+ * @typedef {{setStateValue: (name: string, value: unknown) => void, plotly: string, config: object}} Context
+ */
+
+/** What the region did, for the tests that check it touches only what changed. */
+const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0 };
+/** @type {any} */ (window).__irlRegionStats = stats;
+
+/**
+ * An element with a class and, optionally, a data-testid.
+ * @param {string} tag
+ * @param {string} [className]
+ * @param {string} [testid]
+ * @returns {HTMLElement}
+ */
+function el(tag, className, testid) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (testid) node.dataset.testid = testid;
+  return node;
+}
+
+/**
+ * Set a node's text only when it differs (an unchanged number is not touched).
+ * @param {Node} node
+ * @param {string | null | undefined} text
+ * @returns {boolean} whether the text changed
+ */
+function setText(node, text) {
+  const value = text ?? "";
+  if (node.textContent === value) return false;
+  node.textContent = value;
+  return true;
+}
+
+// ------------------------------------------------------------------------------------------- blocks
+
+/** @type {Record<string, {create: (block: Block, ctx: Context) => View, update: (view: View, block: Block, ctx: Context) => void}>} */
+const KINDS = {
+  numbers: {
+    create(block) {
+      const root = el("div", "irl-numbers", "irl-numbers");
+      root.setAttribute("role", "list");
+      const view = { el: root, kind: "numbers", digest: "", state: [] };
+      KINDS.numbers.update(view, block, /** @type {any} */ (null));
+      return view;
+    },
+    update(view, block) {
+      /** @type {{box: HTMLElement, label: HTMLElement, value: HTMLElement, delta: HTMLElement}[]} */
+      const items = view.state;
+      block.items.forEach((/** @type {any} */ item, /** @type {number} */ index) => {
+        let parts = items[index];
+        if (!parts) {
+          const box = el("div", "irl-metric", "irl-metric");
+          box.setAttribute("role", "listitem");
+          parts = { box, label: el("div", "irl-metric-label", "irl-metric-label"),
+                    value: el("div", "irl-metric-value", "irl-metric-value"),
+                    delta: el("div", "irl-metric-delta", "irl-metric-delta") };
+          box.append(parts.label, parts.value, parts.delta);
+          view.el.append(box);
+          items[index] = parts;
+        }
+        let changed = setText(parts.label, item.label);
+        changed = setText(parts.value, item.value) || changed;
+        const arrow = item.trend === "up" ? "\u25B2 " : item.trend === "down" ? "\u25BC " : "";
+        changed = setText(parts.delta, item.delta ? arrow + item.delta : "") || changed;
+        if (parts.delta.dataset.trend !== (item.trend || "none")) parts.delta.dataset.trend = item.trend || "none";
+        if (parts.box.title !== (item.help || "")) parts.box.title = item.help || "";
+        if (changed) stats.numbers += 1;
+      });
+      while (items.length > block.items.length) items.pop()?.box.remove();
+    },
+  },
+
+  heading: {
+    create(block) {
+      const view = { el: el("h4", "irl-heading"), kind: "heading", digest: "", state: null };
+      setText(view.el, block.text);
+      return view;
+    },
+    update(view, block) { setText(view.el, block.text); },
+  },
+
+  paragraph: {
+    create(block) {
+      const root = el("p", "irl-paragraph");
+      const lead = el("strong");
+      const text = document.createTextNode("");
+      root.append(lead, text);
+      const view = { el: root, kind: "paragraph", digest: "", state: { lead, text } };
+      KINDS.paragraph.update(view, block, /** @type {any} */ (null));
+      return view;
+    },
+    update(view, block) {
+      setText(view.state.lead, block.lead ? block.lead + " " : "");
+      setText(view.state.text, block.text);
+    },
+  },
+
+  table: {
+    create(block) {
+      const view = { el: el("div", "irl-table-box"), kind: "table", digest: "", state: null };
+      KINDS.table.update(view, block, /** @type {any} */ (null));
+      return view;
+    },
+    update(view, block) { fillTable(view, block); },
+  },
+
+  formulas: {
+    create(block) {
+      const root = el("div", "irl-formulas", "irl-formulas");
+      const heading = el("h4", "irl-heading");
+      const lines = el("div", "irl-formula-lines");
+      const table = el("div", "irl-table-box");
+      const notes = el("div", "irl-notes");
+      root.append(heading, lines, table, notes);
+      const view = { el: root, kind: "formulas", digest: "",
+                     state: { heading, lines, table: { el: table, state: null }, notes } };
+      KINDS.formulas.update(view, block, /** @type {any} */ (null));
+      return view;
+    },
+    update(view, block) {
+      const { heading, lines, table, notes } = view.state;
+      setText(heading, block.heading);
+      heading.hidden = !block.heading;
+      block.lines.forEach((/** @type {{latex: string, mathml: string}} */ line, /** @type {number} */ index) => {
+        let box = /** @type {HTMLElement | undefined} */ (lines.children[index]);
+        if (!box) {
+          box = el("div", "irl-formula", "irl-formula");
+          lines.append(box);
+        }
+        if (box.dataset.latex === line.latex) return;  // the same formula: not set again
+        box.replaceChildren(formulaNode(line.latex, line.mathml));
+        box.dataset.latex = line.latex;
+        stats.formulas += 1;
+        fitSoon(box);
+      });
+      while (lines.children.length > block.lines.length) lines.lastElementChild?.remove();
+      table.el.hidden = !block.table;
+      if (block.table) fillTable(table, block.table);
+      setChildrenText(notes, block.notes || [], "p", "irl-note");
+    },
+  },
+
+  chart: {
+    create(block, ctx) {
+      const root = el("div", "irl-chart-block");
+      const chart = createChart(root);
+      const view = { el: root, kind: "chart", digest: "", state: chart };
+      KINDS.chart.update(view, block, ctx);
+      return view;
+    },
+    update(view, block, ctx) {
+      view.state.update({ figure: block.figure, alt: block.alt, plotly: ctx.plotly, config: ctx.config });
+      stats.charts += 1;
+    },
+  },
+
+  pictures: {
+    create(block) {
+      const root = el("div", "irl-pictures");
+      root.setAttribute("role", "list");
+      const view = { el: root, kind: "pictures", digest: "", state: null };
+      KINDS.pictures.update(view, block, /** @type {any} */ (null));
+      return view;
+    },
+    update(view, block) {
+      view.el.replaceChildren(...block.items.map((/** @type {any} */ item) => {
+        const figure = el("figure", "irl-picture");
+        figure.setAttribute("role", "listitem");
+        const img = /** @type {HTMLImageElement} */ (el("img"));
+        img.src = item.src;
+        img.alt = item.alt;
+        const caption = el("figcaption");
+        const badge = el("span", "irl-badge");
+        badge.textContent = item.badge;
+        caption.append(badge, document.createTextNode(item.title));
+        figure.append(img, caption);
+        return figure;
+      }));
+    },
+  },
+
+  columns: {
+    create(block, ctx) {
+      const view = { el: el("div", "irl-columns"), kind: "columns", digest: "", state: new Map() };
+      KINDS.columns.update(view, block, ctx);
+      return view;
+    },
+    update(view, block, ctx) { reconcile(view.el, block.children, view.state, ctx); },
+  },
+
+  details: {
+    create(block, ctx) {
+      const root = /** @type {HTMLDetailsElement} */ (el("details", "irl-details", "irl-details"));
+      const summary = el("summary");
+      const body = el("div", "irl-details-body");
+      root.append(summary, body);
+      root.open = Boolean(block.open);
+      const view = { el: root, kind: "details", digest: "", state: { summary, body, views: new Map(), open: block.open } };
+      KINDS.details.update(view, block, ctx);
+      return view;
+    },
+    update(view, block, ctx) {
+      const { summary, body, views } = view.state;
+      setText(summary, block.summary);
+      if (view.state.open !== block.open) {  // the server changed its mind; otherwise the reader's choice stays
+        /** @type {HTMLDetailsElement} */ (view.el).open = Boolean(block.open);
+        view.state.open = block.open;
+      }
+      reconcile(body, block.children, views, ctx);
+    },
+  },
+
+  tabs: {
+    create(block, ctx) {
+      const root = el("div", "irl-tabs", "irl-tabs");
+      const list = el("div", "irl-tablist");
+      list.setAttribute("role", "tablist");
+      const panel = el("div", "irl-tabpanel");
+      panel.setAttribute("role", "tabpanel");
+      panel.tabIndex = 0;
+      root.append(list, panel);
+      const view = { el: root, kind: "tabs", digest: "",
+                     state: { list, panel, selected: 0, views: [], block, ctx } };
+      list.addEventListener("keydown", (event) => {
+        const count = view.state.block.labels.length;
+        const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -count, End: count };
+        if (!(event.key in moves)) return;
+        event.preventDefault();
+        const step = moves[/** @type {keyof typeof moves} */ (event.key)];
+        const next = Math.max(0, Math.min(count - 1, view.state.selected + step));
+        selectTab(view, next);
+        /** @type {HTMLElement} */ (list.children[next]).focus();
+      });
+      KINDS.tabs.update(view, block, ctx);
+      return view;
+    },
+    update(view, block, ctx) {
+      view.state.block = block;
+      view.state.ctx = ctx;
+      const { list } = view.state;
+      block.labels.forEach((/** @type {string} */ label, /** @type {number} */ index) => {
+        let tab = /** @type {HTMLButtonElement | undefined} */ (list.children[index]);
+        if (!tab) {
+          tab = /** @type {HTMLButtonElement} */ (el("button", "irl-tab", "irl-tab"));
+          tab.type = "button";
+          tab.setAttribute("role", "tab");
+          tab.addEventListener("click", () => selectTab(view, index));
+          list.append(tab);
+        }
+        setText(tab, label);
+      });
+      while (list.children.length > block.labels.length) list.lastElementChild?.remove();
+      selectTab(view, Math.min(view.state.selected, Math.max(0, block.labels.length - 1)));
+    },
+  },
+
+  try: {
+    create(block) {
+      const root = el("div", "irl-try", "irl-try");
+      root.setAttribute("role", "note");
+      const title = el("p", "irl-try-title");
+      const list = el("ul", "irl-try-list");
+      root.append(title, list);
+      const view = { el: root, kind: "try", digest: "", state: { title, list } };
+      KINDS.try.update(view, block, /** @type {any} */ (null));
+      return view;
+    },
+    update(view, block) {
+      const { title, list } = view.state;
+      setText(title, block.title);
+      block.items.forEach((/** @type {{text: string, done: boolean}} */ item, /** @type {number} */ index) => {
+        let row = /** @type {HTMLElement | undefined} */ (list.children[index]);
+        if (!row) {
+          row = el("li", "irl-try-item", "irl-try-item");
+          row.append(el("span", "irl-try-mark"), el("span", "irl-try-word"), el("span", "irl-try-text"));
+          row.firstElementChild?.setAttribute("aria-hidden", "true");
+          list.append(row);
+        }
+        const [mark, word, text] = /** @type {HTMLElement[]} */ (Array.from(row.children));
+        setText(mark, item.done ? "\u2714" : "\u25CB");
+        setText(word, item.done ? "Done: " : "");
+        setText(text, item.text);
+        row.classList.toggle("irl-done", item.done);
+      });
+      while (list.children.length > block.items.length) list.lastElementChild?.remove();
+    },
+  },
+
+  tiles: {
+    create(block, ctx) {
+      const root = el("div", "irl-tiles-block");
+      const tiles = createTiles(root, (/** @type {Record<string, unknown>} */ change) =>
+        ctx.setStateValue("change", { ...change, row: block.key }));
+      const view = { el: root, kind: "tiles", digest: "", state: tiles };
+      KINDS.tiles.update(view, block, ctx);
+      return view;
+    },
+    update(view, block) {
+      view.state.update(block.data);
+      stats.tiles += 1;
+    },
+  },
+};
+
+/** @type {Set<HTMLElement>} */
+const toFit = new Set();
+
+/**
+ * After layout, make a formula that is wider than its column smaller (to 70%), and if it still does not fit,
+ * scrollable with the keyboard too (a focus stop only then). Done for changed formulas only, in one frame.
+ * @param {HTMLElement} box
+ */
+function fitSoon(box) {
+  if (!toFit.size) {
+    requestAnimationFrame(() => {
+      const boxes = Array.from(toFit);
+      toFit.clear();
+      for (const item of boxes) item.style.fontSize = "";
+      const wide = boxes.filter((item) => item.scrollWidth > item.clientWidth + 1);
+      for (const item of wide) item.style.fontSize = `${Math.max(0.7, item.clientWidth / item.scrollWidth)}em`;
+      for (const item of boxes) {
+        const scrolls = item.scrollWidth > item.clientWidth + 1;
+        if (scrolls) {
+          item.tabIndex = 0;
+          item.setAttribute("role", "group");
+          item.setAttribute("aria-label", "Formula (scrolls sideways)");
+        } else {
+          item.removeAttribute("tabindex");
+          item.removeAttribute("role");
+          item.removeAttribute("aria-label");
+        }
+      }
+    });
+  }
+  toFit.add(box);
+}
+
+/**
+ * Show tab ``index`` of a tabs block: its children are drawn (or brought up to date) when it is shown.
+ * @param {View} view
+ * @param {number} index
+ */
+function selectTab(view, index) {
+  const { list, panel, block, ctx } = view.state;
+  view.state.selected = index;
+  Array.from(list.children).forEach((tab, i) => {
+    const button = /** @type {HTMLButtonElement} */ (tab);
+    button.setAttribute("aria-selected", String(i === index));
+    button.tabIndex = i === index ? 0 : -1;
+  });
+  const child = block.children[index];
+  if (!child) {
+    panel.replaceChildren();
+    return;
+  }
+  let views = view.state.views[index];
+  if (!views) views = view.state.views[index] = new Map();
+  if (panel.dataset.shown !== String(index)) {
+    panel.replaceChildren();
+    views.clear();
+    panel.dataset.shown = String(index);
+  }
+  panel.setAttribute("aria-label", block.labels[index] || "");
+  reconcile(panel, [child], views, ctx);
+}
+
+/**
+ * Fill a table box from ``{headers, cells}``, touching only the cells whose text changed.
+ * @param {{el: HTMLElement, state: any}} view
+ * @param {{headers: string[], cells: string[][]}} table
+ */
+function fillTable(view, table) {
+  let parts = view.state;
+  if (!parts || parts.columns !== table.headers.length) {
+    const element = el("table", "irl-table", "irl-table");
+    const head = el("thead");
+    const body = el("tbody");
+    element.append(head, body);
+    view.el.replaceChildren(element);
+    parts = view.state = { head, body, columns: table.headers.length };
+  }
+  setChildrenText(parts.head, [table.headers], "tr", "", "th");
+  setChildrenText(parts.body, table.cells, "tr", "", "td");
+}
+
+/**
+ * Make ``parent`` hold one ``tag`` child per entry; an entry that is a list becomes cells of ``cellTag``.
+ * @param {HTMLElement} parent
+ * @param {(string | string[])[]} entries
+ * @param {string} tag
+ * @param {string} className
+ * @param {string} [cellTag]
+ */
+function setChildrenText(parent, entries, tag, className, cellTag) {
+  entries.forEach((entry, index) => {
+    let node = /** @type {HTMLElement | undefined} */ (parent.children[index]);
+    if (!node) {
+      node = el(tag, className);
+      parent.append(node);
+    }
+    if (!Array.isArray(entry)) {
+      setText(node, entry);
+      return;
+    }
+    entry.forEach((text, column) => {
+      let cell = node.children[column];
+      if (!cell) {
+        cell = el(/** @type {string} */ (cellTag));
+        if (cellTag === "th") cell.setAttribute("scope", "col");
+        node.append(cell);
+      }
+      setText(cell, text);
+    });
+    while (node.children.length > entry.length) node.lastElementChild?.remove();
+  });
+  while (parent.children.length > entries.length) parent.lastElementChild?.remove();
+}
+
+/**
+ * Make ``container`` show ``blocks`` in order, redrawing only blocks whose digest changed.
+ * @param {HTMLElement} container
+ * @param {Block[]} blocks
+ * @param {Map<string, View>} views
+ * @param {Context} ctx
+ */
+function reconcile(container, blocks, views, ctx) {
+  const keep = new Set();
+  blocks.forEach((block, index) => {
+    let view = views.get(block.key);
+    if (view && view.kind !== block.kind) {
+      view.el.remove();
+      view = undefined;
+    }
+    if (!view) {
+      const kind = KINDS[block.kind];
+      if (!kind) return;
+      view = kind.create(block, ctx);
+      view.el.dataset.key = block.key;
+      views.set(block.key, view);
+      stats.blocks += 1;
+    } else if (view.digest !== block.digest) {
+      KINDS[block.kind].update(view, block, ctx);
+      stats.blocks += 1;
+    }
+    view.digest = block.digest;
+    keep.add(block.key);
+    const here = container.children[index];
+    if (here !== view.el) container.insertBefore(view.el, here || null);
+  });
+  for (const [key, view] of views) {
+    if (!keep.has(key)) {
+      view.el.remove();
+      views.delete(key);
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------- entry
+
+/** @param {{data: any, parentElement: HTMLElement & {__irlRegion?: any}, setStateValue: (name: string, value: unknown) => void}} component */
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  let region = parentElement.__irlRegion;
+  if (!region || !region.root.isConnected) {
+    const root = el("div", "irl-region", "irl-region");
+    parentElement.append(root);
+    region = parentElement.__irlRegion = { root, views: new Map() };
+  }
+  region.root.classList.toggle("irl-present", Boolean(data.present));
+  /** @type {Context} */
+  const ctx = { setStateValue, plotly: data.plotly, config: data.config };
+  reconcile(region.root, data.blocks, region.views, ctx);
+}

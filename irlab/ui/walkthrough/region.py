@@ -1,0 +1,130 @@
+"""A chapter's screen (:mod:`irlab.walkthrough.screens`) as the blocks the live-region component draws.
+
+What the core's screen cannot know lives here: where the pictures are served from, which tile change
+the server has seen (so the browser never shows an older order), each headline number's change since
+the learner's previous move, and which "Try this" steps the learner has already done (both kept in the
+session). Every number still comes from the chapter's view; this module turns it into JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import plotly.io
+import streamlit as st
+
+from irlab.explain.mathml import mathml
+from irlab.ui.components.pictures import picture_url
+from irlab.ui.components.tiles import build_data
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.guide import Step
+from irlab.walkthrough.screens import (
+    Block,
+    Chart,
+    Columns,
+    Details,
+    Formulas,
+    Heading,
+    Numbers,
+    Paragraph,
+    Pictures,
+    Table,
+    Tabs,
+    Tiles,
+)
+from irlab.walkthrough.state import SCENARIO, WalkthroughState
+from irlab.walkthrough.views import Headline, with_changes
+
+ACKS = "irlab.region.acks"
+"""Tile row key -> the ``seq`` of the last change from that row the server has taken."""
+
+
+def take_ack(change: Mapping | None) -> None:
+    """Remember that the server has seen tile change ``change`` (the browser then drops older orders)."""
+    if change and isinstance(change.get("row"), str) and isinstance(change.get("seq"), (int, float)):
+        st.session_state.setdefault(ACKS, {})[change["row"]] = change["seq"]
+
+
+def _numbers(block: Numbers, chapter: Chapter) -> dict[str, Any]:
+    key = f"irlab.headline.{chapter.slug}"
+    items = with_changes(block.items, st.session_state.get(key))
+    st.session_state[key] = [item.value for item in items]
+    return {"kind": "numbers", "key": block.key, "items": [_number(item) for item in items]}
+
+
+def _number(item: Headline) -> dict[str, Any]:
+    trend = None if item.change is None else "same" if item.change == 0 else "up" if item.change > 0 else "down"
+    return {"label": item.label, "value": item.display, "delta": item.change_display, "trend": trend,
+            "help": item.help}
+
+
+def _table(block: Table | None) -> dict[str, Any] | None:
+    if block is None:
+        return None
+    return {"kind": "table", "key": block.key, "headers": list(block.headers), "cells": [list(r) for r in block.cells]}
+
+
+def _tiles(block: Tiles, state: WalkthroughState) -> dict[str, Any]:
+    row = block.row
+    data = build_data(tiles=[{**tile, "picture": picture_url(str(tile["picture"]))} for tile in row.tiles], k=row.k,
+                      mode=row.mode, editable_grades=row.editable_grades, max_grade=row.query.judgments.max_grade,
+                      default_order=row.default_order, ideal_order=row.ideal_order, show_classes=row.show_classes,
+                      large=state.present, label=row.label,
+                      ack_seq=st.session_state.get(ACKS, {}).get(row.key))
+    return {"kind": "tiles", "key": block.key, "data": data}
+
+
+def block_json(block: Block, state: WalkthroughState, chapter: Chapter) -> dict[str, Any]:
+    """One block as the component's JSON (nested blocks too)."""
+    match block:
+        case Tiles():
+            return _tiles(block, state)
+        case Numbers():
+            return _numbers(block, chapter)
+        case Heading():
+            return {"kind": "heading", "key": block.key, "text": block.text}
+        case Paragraph():
+            return {"kind": "paragraph", "key": block.key, "text": block.text, "lead": block.lead}
+        case Table():
+            return _table(block)
+        case Formulas():
+            return {"kind": "formulas", "key": block.key, "heading": block.heading, "notes": list(block.notes),
+                    "lines": [{"latex": line, "mathml": mathml(line)} for line in block.lines],
+                    "table": _table(block.table)}
+        case Chart():
+            return {"kind": "chart", "key": block.key, "figure": plotly.io.to_json(block.spec, validate=False),
+                    "alt": block.alt}
+        case Pictures():
+            return {"kind": "pictures", "key": block.key, "items": [
+                {"src": picture_url(SCENARIO.item(item).picture), "alt": SCENARIO.item(item).alt,
+                 "title": SCENARIO.item(item).title, "badge": badge} for item, badge in zip(block.items, block.badges)]}
+        case Columns():
+            return {"kind": "columns", "key": block.key, "children": _all(block.children, state, chapter)}
+        case Details():
+            return {"kind": "details", "key": block.key, "summary": block.summary, "open": block.open,
+                    "children": _all(block.children, state, chapter)}
+        case Tabs():
+            return {"kind": "tabs", "key": block.key, "labels": list(block.labels),
+                    "children": _all(block.children, state, chapter)}
+    raise TypeError(f"no JSON for {type(block).__name__}")
+
+
+def _all(blocks: Sequence[Block], state: WalkthroughState, chapter: Chapter) -> list[dict[str, Any]]:
+    return [block_json(block, state, chapter) for block in blocks]
+
+
+def try_this(chapter: Chapter, steps: Sequence[Step]) -> dict[str, Any]:
+    """The chapter's experiments, each ticked off once the learner reached it (and kept ticked for the session)."""
+    key = f"irlab.steps.{chapter.slug}"
+    done = set(st.session_state.get(key, ())) | {step.key for step in steps if step.reached}
+    st.session_state[key] = done
+    count = sum(step.key in done for step in steps)
+    return {"kind": "try", "key": "try-this", "title": f"Try this. {count} of {len(steps)} done",
+            "items": [{"text": step.text, "done": step.key in done} for step in steps]}
+
+
+def region_blocks(screen: Sequence[Block], state: WalkthroughState, chapter: Chapter,
+                  steps: Sequence[Step]) -> list[dict[str, Any]]:
+    """The whole region: the screen's blocks, then "Try this"."""
+    return [*_all(screen, state, chapter), try_this(chapter, steps)]

@@ -1,0 +1,277 @@
+"""What each chapter's live region shows, block by block: the tiles, the numbers, the formulas, tables and charts.
+
+A screen is an ordered tuple of blocks, each with a ``key`` that stays the same from one state to the
+next, so the browser can redraw only the blocks (and inside them only the numbers, formulas and
+charts) that changed. Every number in a block comes from the chapter's view
+(:mod:`irlab.walkthrough.views`); this module only decides what goes where, so the pages stay thin and
+the whole screen is testable without Streamlit or a browser.
+
+Text in blocks is plain text (the browser sets it as text, never as HTML); formulas are LaTeX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from irlab.explain.breakdown import Breakdown, display_latex
+from irlab.walkthrough import charts
+from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.state import SCENARIO, WalkthroughState
+from irlab.walkthrough.views import (
+    ConventionsView,
+    Headline,
+    MeanView,
+    NdcgView,
+    RecallPrecisionView,
+    TileRow,
+    confusion_matrix,
+    confusion_view,
+    conventions_chart_rows,
+    conventions_table,
+    conventions_view,
+    map_view,
+    mrr_view,
+    ndcg_view,
+    recall_precision_view,
+)
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """A row of draggable picture tiles."""
+
+    key: str
+    row: TileRow
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The headline numbers, each labelled with its measure and K (``Recall@2``)."""
+
+    key: str
+    items: tuple[Headline, ...]
+
+
+@dataclass(frozen=True)
+class Heading:
+    key: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A sentence of plain text, with an optional lead in bold (``Where the conventions disagree:``)."""
+
+    key: str
+    text: str
+    lead: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    key: str
+    headers: tuple[str, ...]
+    cells: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Formulas:
+    """Formulas as LaTeX display lines (the symbolic one, then the numbers plugged in), an optional heading,
+    a table beside them (a breakdown's rank by rank), and notes."""
+
+    key: str
+    lines: tuple[str, ...]
+    heading: str = ""
+    table: Table | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A Plotly spec (numbers computed here) and its text alternative, also shown as its caption."""
+
+    key: str
+    spec: Mapping[str, Any]
+    alt: str
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """A read-only strip of the scenario's pictures in order, each with a badge (the ideal order)."""
+
+    key: str
+    items: tuple[str, ...]
+    badges: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Blocks side by side (on a narrow screen, one below the other)."""
+
+    key: str
+    children: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Details:
+    """Blocks behind a summary line the reader opens (closed unless ``open``)."""
+
+    key: str
+    summary: str
+    children: tuple[Block, ...]
+    open: bool = False
+
+
+@dataclass(frozen=True)
+class Tabs:
+    """Blocks on tabs, one tab shown at a time (the first unless the reader picks another)."""
+
+    key: str
+    labels: tuple[str, ...]
+    children: tuple[Block, ...] = field(default=())
+
+
+Block = Tiles | Numbers | Heading | Paragraph | Table | Formulas | Chart | Pictures | Columns | Details | Tabs
+
+
+def formulas(key: str, *items: Breakdown, heading: str = "") -> Formulas:
+    """Several breakdowns' formulas in one block."""
+    return Formulas(key, tuple(line for item in items for line in display_latex(item)), heading)
+
+
+def breakdown(key: str, item: Breakdown, *, heading: str = "", table: bool = True) -> Formulas:
+    """A breakdown: its formulas, its rank-by-rank table, its notes."""
+    labels = SCENARIO.labels()
+    shown = _table(key + "-table", *item.table(labels)) if table and item.rows else None
+    return Formulas(key, tuple(display_latex(item)), heading, shown, tuple(item.notes))
+
+
+def _table(key: str, headers: Sequence[object], cells: Sequence[Sequence[object]]) -> Table:
+    return Table(key, tuple(str(h) for h in headers), tuple(tuple(str(c) for c in row) for row in cells))
+
+
+def plain_text(items: Sequence[Breakdown], state: WalkthroughState) -> tuple[Block, ...]:
+    """Every breakdown of the screen in words, behind a summary (to copy, or to read); not when presenting."""
+    if state.present:
+        return ()
+    text = "\n\n".join(item.to_text(SCENARIO.labels()) for item in items)
+    return (Details("plain-text", "This page's numbers as plain text", (Paragraph("plain-text-body", text),)),)
+
+
+# --- the chapters ------------------------------------------------------------------------------------------------
+
+def actual_vs_predicted(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
+    view = confusion_view(state, chapter)
+    matrix = Formulas("matrix", (), "Confusion matrix", _table("matrix-table", *confusion_matrix(view.confusion)))
+    return (Tiles(view.row.key, view.row), Numbers("numbers", view.headline),
+            Columns("confusion", (matrix, breakdown("each", view.confusion,
+                                                    heading=f"Each picture at K = {view.k}"))),
+            *plain_text([view.confusion], state))
+
+
+def recall_precision(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
+    view: RecallPrecisionView = recall_precision_view(state, chapter)
+    curves = Chart("curves", charts.curves_spec(view.curves, view.k, title="Recall@K and Precision@K over K",
+                                                large=state.present),
+                   charts.describe_curves(view.curves, view.k))
+    return (Tiles(view.row.key, view.row), Numbers("numbers", view.headline),
+            Columns("formulas", (formulas("recall", view.recall), formulas("precision", view.precision))),
+            curves, breakdown("which", view.recall, heading=f"Which pictures count at K = {view.k}"),
+            *plain_text([view.recall, view.precision], state))
+
+
+def _per_query(view: MeanView, state: WalkthroughState, *, ap: bool) -> tuple[Block, ...]:
+    """A heading, the tiles and the formula of each query; presenting, the second and third fold away."""
+    blocks: list[Block] = []
+    for index, (row, (name, part)) in enumerate(zip(view.rows, view.per_query.items())):
+        title = f"\u201c{name}\u201d: {part.measure if ap else 'RR'} = {part.display_value}"
+        body: tuple[Block, ...] = (Tiles(row.key, row),)
+        body += (Formulas(f"{row.key}-formula", tuple(display_latex(part)), notes=tuple(part.notes)),)
+        if ap:  # the formula stays in view; the rank-by-rank table opens on demand
+            table = _table(f"{row.key}-table", *part.table(SCENARIO.labels()))
+            body += (Details(f"{row.key}-details", f"Rank by rank: P@k \u00d7 rel_k for \u201c{name}\u201d",
+                             (table,)),)
+        if state.present and index > 0:
+            blocks.append(Details(f"{row.key}-query", title, body))
+        else:
+            blocks += [Heading(f"{row.key}-heading", title), *body]
+    return tuple(blocks)
+
+
+def mrr(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
+    view = mrr_view(state, chapter)
+    cut = Paragraph("cut", f"Cut at K = {view.k} (as MS MARCO's MRR@10 does), only first hits in the top {view.k} "
+                           f"count: {view.mean_at_k.plugged_text}.")
+    return (Numbers("numbers", view.headline), *_per_query(view, state, ap=False),
+            breakdown("mean", view.mean, heading="Mean over the three queries"), cut,
+            *plain_text([*view.per_query.values(), view.mean, view.mean_at_k], state))
+
+
+def map_chapter(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
+    view = map_view(state, chapter)
+    chart = Chart("ap-terms", charts.ap_terms_spec(view.per_query, view.k, large=state.present),
+                  charts.describe_ap_terms(view.per_query))
+    return (Numbers("numbers", view.headline), *_per_query(view, state, ap=True), chart,
+            breakdown("mean", view.mean, heading="Mean over the three queries"),
+            *plain_text([*view.per_query.values(), view.mean], state))
+
+
+def ndcg(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
+    view: NdcgView = ndcg_view(state, chapter)
+    dcg, idcg = view.ndcg.parts["DCG"], view.ndcg.parts["IDCG"]
+    curves = Columns("curves", (
+        Chart("dcg-curves", charts.dcg_spec(view.curves, view.k, large=state.present),
+              charts.describe_curves({n: view.curves[n] for n in ("DCG", "IDCG")}, view.k)),
+        Chart("ndcg-curve", charts.curves_spec({"NDCG": view.curves["NDCG"]}, view.k, title="NDCG@K",
+                                               large=state.present),
+              charts.describe_curves({"NDCG": view.curves["NDCG"]}, view.k))))
+    return (Tiles(view.row.key, view.row), Numbers("numbers", view.headline),
+            Heading("ideal-heading", "The ideal order (what IDCG scores)"),
+            Pictures("ideal", view.ideal_order, tuple(view.ideal_badges)),
+            Columns("formulas", (formulas("cg-ndcg", view.cg, view.ndcg), formulas("dcg-idcg", dcg, idcg))),
+            curves, breakdown("dcg", dcg, heading=f"DCG@{view.k}, rank by rank"),
+            breakdown("ndcg", view.ndcg, heading="NDCG@k beside the ideal order"),
+            *plain_text([view.cg, dcg, idcg, view.ndcg], state))
+
+
+def conventions(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
+    view: ConventionsView = conventions_view(state, chapter)
+    rows = conventions_chart_rows(view)
+    topics = view.differing_topics
+    formula_tabs = Tabs("topics", tuple(view.topic(t)[0].topic_label for t in topics), tuple(
+        Columns(f"topic-{t}", tuple(
+            formulas(f"topic-{t}-{r.variant.name}", *r.shown_parts, heading=f"{r.variant.label}: "
+                     f"{r.variant.description}") for r in view.topic(t))) for t in topics))
+    return (Tiles(view.row.key, view.row),
+            Paragraph("differences", view.differences_text, lead="Where the conventions disagree for this ranking:"),
+            Tabs("views", ("Table", "Chart"), (
+                _table("table", *conventions_table(view)),
+                Chart("conventions-chart", charts.conventions_spec(rows, large=state.present),
+                      charts.describe_conventions(rows)))),
+            *((Heading("formulas-heading", "The formulas where they disagree"), formula_tabs) if topics else ()),
+            *plain_text(view.shown_breakdowns, state))
+
+
+SCREENS = {"actual-vs-predicted": actual_vs_predicted, "recall-precision": recall_precision, "mrr": mrr,
+           "map": map_chapter, "ndcg": ndcg, "conventions": conventions}
+
+
+def chapter_screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
+    """The blocks of ``chapter``'s live region for ``state``.
+
+    >>> from irlab.walkthrough.chapters import chapter
+    >>> from irlab.walkthrough.state import DEFAULT_STATE
+    >>> screen = chapter_screen(DEFAULT_STATE.with_preset(chapter("recall-precision")), chapter("recall-precision"))
+    >>> [type(block).__name__ for block in screen][:3]
+    ['Tiles', 'Numbers', 'Columns']
+    >>> [(item.label, item.display) for item in screen[1].items]
+    [('Recall@2', '0.25'), ('Precision@2', '0.5')]
+    """
+    return SCREENS[chapter.slug](state, chapter)
+
+
+def numbers_of(screen: Sequence[Block]) -> tuple[Headline, ...]:
+    """The headline numbers of a screen (tests and the class's questions read them)."""
+    return tuple(item for block in screen if isinstance(block, Numbers) for item in block.items)
