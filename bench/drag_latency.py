@@ -33,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import LAPTOP, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
-from bench.k_change_cost import BARE, measure as k_changes, percentile, task_seconds  # noqa: E402
+from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
+from bench.k_change_cost import BARE, percentile, slowed_page, task_seconds  # noqa: E402
+from bench.k_change_cost import measure as k_changes  # noqa: E402
 from bench.runs_page import server  # noqa: E402
 from irlab.walkthrough.chapters import chapter  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
@@ -50,10 +51,8 @@ WATCH_DROP = """([metrics]) => {
   const before = charts();
   const lat = window.__lat = {t0: null, text: null, chart: null};
   window.addEventListener('drop', () => { lat.t0 = performance.now(); }, {capture: true, once: true});
-  const metricsShown = () => Object.entries(metrics).every(([label, value]) =>
-      Array.from(document.querySelectorAll('[data-testid="stMetric"]')).some(m =>
-          m.querySelector('[data-testid="stMetricLabel"]').innerText.trim() === label &&
-          m.querySelector('[data-testid="stMetricValue"]').innerText.trim() === value));
+  const metricsShown = () => { const shown = (METRICS)(); return Object.entries(metrics).every(([label, value]) =>
+      shown[label] === value); };
   const chartsShown = () => { const now = charts(); return now.every((chart, i) => chart !== before[i]); };
   const tick = () => {
     if (lat.t0 !== null) {
@@ -64,7 +63,7 @@ WATCH_DROP = """([metrics]) => {
     if (lat.text === null || lat.chart === null) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
-}"""
+}""".replace("(METRICS)", f"({METRICS_JS})")
 
 FIRST_NUMBER = """(selector) => new Promise(resolve => {
   const tick = () => document.querySelector(selector) ? resolve(performance.now()) : requestAnimationFrame(tick);
@@ -94,15 +93,13 @@ def moving_tile(slug: str, state) -> int:
     return max(range(1, len(state.order)), key=lambda source: (changed(source), -source))
 
 
-def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[float], list[float]]:
+def drops(browser, url: str, slug: str, count: int, rate: float = 1) -> tuple[list[float], list[float], list[float]]:
     """Drag a tile to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms."""
-    page = browser.new_page(viewport=LAPTOP)
+    page, cdp = slowed_page(browser, rate)
     page.goto(f"{url}/{slug}")
-    wait_for_app(page)
+    wait_for_app(page, timeout=60_000)
     page.wait_for_selector('[data-testid="irl-tile"]')
-    time.sleep(1.5)
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Performance.enable")
+    time.sleep(1.5 * rate)
     state = DEFAULT_STATE.with_preset(chapter(slug))
     order = list(state.order)
     moving = moving_tile(slug, state)
@@ -119,7 +116,7 @@ def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[f
         result = page.evaluate("window.__lat")
         if result["text"] < 0 or result["chart"] < 0:
             raise RuntimeError(f"{slug}: the drop was not shown within 10 s ({metrics})")
-        time.sleep(0.8)  # let the rest of the rerun settle before reading the main thread's time
+        time.sleep(0.8 * rate)  # let the rest of the rerun settle before reading the main thread's time
         busy.append((task_seconds(cdp) - before) * 1000)
         text.append(result["text"])
         chart.append(result["chart"])
@@ -127,12 +124,17 @@ def drops(browser, url: str, slug: str, count: int) -> tuple[list[float], list[f
     return text, chart, busy
 
 
-def cold_starts(browser, url: str, count: int, selector: str = '[data-testid="stMetricValue"]') -> list[float]:
+NUMBER = '[data-testid="stMetricValue"], [data-testid="irl-metric-value"]'
+
+
+def cold_starts(browser, url: str, count: int, selector: str = NUMBER, rate: float = 1) -> list[float]:
     """Navigation start -> the first headline number (``selector``), each in a new browser context (nothing cached)."""
     times = []
     for _ in range(count):
         context = browser.new_context(viewport=LAPTOP)
         page = context.new_page()
+        if rate != 1:
+            context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
         page.goto(url)
         times.append(page.evaluate(FIRST_NUMBER, selector))
         context.close()
@@ -153,29 +155,42 @@ def main() -> None:
     parser.add_argument("--drags", type=int, default=20, help="tile drops per chapter")
     parser.add_argument("--starts", type=int, default=5, help="cold starts per page")
     parser.add_argument("--chapters", default=",".join(VIEWS), help="chapter slugs, comma-separated")
+    parser.add_argument("--rates", default="1,4", help="CPU slow-down rates, comma-separated (4: a cheap laptop)")
     args = parser.parse_args()
+    for rate in (float(r) for r in args.rates.split(",")):
+        report(measure_all(args, rate), args, rate)
+
+
+def measure_all(args, rate: float) -> dict[str, dict[str, list[float]]]:
+    """Every page's figures with the CPU ``rate`` times slower."""
     rows: dict[str, dict[str, list[float]]] = {}
     with chromium() as browser:
         with tempfile.TemporaryDirectory() as folder:
             script = Path(folder) / "bare.py"
             script.write_text(BARE)
             with server(script, 5) as (url, _):
-                shown, busy = k_changes(browser, url, args.changes, "bare")
-                rows["bare page"] = {"k": shown, "k_busy": busy, "cold": cold_starts(browser, url, args.starts)}
+                shown, busy = k_changes(browser, url, args.changes, "bare", rate)
+                rows["bare page"] = {"k": shown, "k_busy": busy,
+                                     "cold": cold_starts(browser, url, args.starts, rate=rate)}
         with running_app() as url:
             for slug in args.chapters.split(","):
-                shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug) if slug in K_IN_HEADLINE
-                               else ([], []))
-                text, chart, drop_busy = drops(browser, url, slug, args.drags)
+                shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug, rate)
+                               if slug in K_IN_HEADLINE else ([], []))
+                text, chart, drop_busy = drops(browser, url, slug, args.drags, rate)
                 has_charts = any(c > 0 for c in chart) and slug in ("recall-precision", "map", "ndcg", "conventions")
                 rows[slug] = {"k": shown, "k_busy": busy, "drop_text": text if VIEWS[slug] else [],
                               "drop_chart": chart if has_charts else [], "drop_busy": drop_busy,
                               "cold": cold_starts(browser, f"{url}/{slug}", args.starts,
-                                                  "table td" if VIEWS[slug] is None else '[data-testid="stMetricValue"]')}
-                print(f"measured {slug}", file=sys.stderr, flush=True)
+                                                  "table td" if VIEWS[slug] is None else NUMBER, rate)}
+                print(f"measured {slug} at CPU x{rate:g}", file=sys.stderr, flush=True)
+    return rows
+
+
+def report(rows: dict[str, dict[str, list[float]]], args, rate: float) -> None:
     bare = rows["bare page"]
     bare_k, bare_busy, bare_cold = (statistics.median(bare[name]) for name in ("k", "k_busy", "cold"))
-    print(f"\nHeadless Chromium {LAPTOP['width']}x{LAPTOP['height']}; {args.changes} K changes, {args.drags} drops, "
+    print(f"\nCPU {'normal' if rate == 1 else f'slowed {rate:g}x'}. "
+          f"Headless Chromium {LAPTOP['width']}x{LAPTOP['height']}; {args.changes} K changes, {args.drags} drops, "
           f"{args.starts} cold starts per page; ms, median | p95 | ratio to the bare page\n")
     print("| page | K change → number | p95 | ratio | main thread per K change | p95 | ratio "
           "| drop → numbers | p95 | drop → charts | p95 | main thread per drop | p95 | ratio | cold start | p95 | ratio |")

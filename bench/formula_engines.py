@@ -13,7 +13,6 @@ the CPU slowed 4x, and the server's time to make the MathML. Not a test: timings
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import statistics
 import sys
@@ -68,7 +67,7 @@ def task_ms(cdp) -> float:
 def measure(page, cdp, engine: str, sets: list, repeat: int) -> list[float]:
     costs = []
     for round_ in range(repeat):
-        for lines in sets[round_ % 2::2] if False else sets:
+        for lines in sets:
             before = task_ms(cdp)
             page.evaluate(f"(lines) => {{ window.{engine}(lines); return window.settle(); }}", lines)
             costs.append(task_ms(cdp) - before)

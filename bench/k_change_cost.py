@@ -41,8 +41,9 @@ SCENES = {"bare page (one slider, one metric)": None, "2. Recall@K and Precision
 
 WATCH = """(k) => { window.__irlWatch = new Promise(resolve => {
   const t0 = performance.now();
-  const shown = () => Array.from(document.querySelectorAll('[data-testid="stMetricLabel"]'))
-      .some(l => l.innerText.trim().endsWith('@' + k));
+  const shown = () => Array.from(document.querySelectorAll(
+      '[data-testid="stMetricLabel"], [data-testid="irl-metric-label"]'))
+      .some(l => l.textContent.trim().endsWith('@' + k));
   const tick = () => shown() ? resolve(performance.now() - t0)
       : performance.now() - t0 > 10000 ? resolve(null) : requestAnimationFrame(tick);
   requestAnimationFrame(tick);
@@ -59,19 +60,32 @@ def task_seconds(cdp) -> float:
     return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "TaskDuration")
 
 
-def measure(browser, url: str, changes: int, k_label: str) -> tuple[list[float], list[float]]:
+LABELS = '[data-testid="stMetricLabel"], [data-testid="irl-metric-label"]'
+"""A headline number's label: Streamlit's ``st.metric`` (the bare page) or the live region's."""
+
+
+def slowed_page(browser, rate: float):
+    """A new page whose CPU runs ``rate`` times slower (CDP ``Emulation.setCPUThrottlingRate``), and its CDP session."""
     page = browser.new_page(viewport=LAPTOP)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    if rate != 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    return page, cdp
+
+
+def measure(browser, url: str, changes: int, k_label: str, rate: float = 1) -> tuple[list[float], list[float]]:
+    """``changes`` K changes on the page at ``url`` with the CPU ``rate`` times slower: (ms shown, main-thread ms)."""
+    page, cdp = slowed_page(browser, rate)
     page.goto(url)
     thumb = page.locator('[data-testid="stSlider"]').first.locator('[role="slider"], input[type="range"]').first
     if k_label == "bare":
         thumb.wait_for()
     else:
         wait_for_app(page)
-    time.sleep(1.5)
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Performance.enable")
+    time.sleep(1.5 * rate)
     thumb.focus()  # the K slider on both pages (the first slider)
-    label = page.locator('[data-testid="stMetricLabel"]').filter(has_text="@").first.inner_text().strip()
+    label = page.locator(LABELS).filter(has_text="@").first.inner_text().strip()
     k = int(label.rsplit("@", 1)[1])
     shown, busy = [], []
     for change in range(changes):
@@ -83,7 +97,7 @@ def measure(browser, url: str, changes: int, k_label: str) -> tuple[list[float],
         if elapsed is None:
             raise RuntimeError(f"{k_label}: K = {k} was not shown within 10 s of {key}")
         shown.append(elapsed)
-        time.sleep(0.8)  # let the rerun's remaining messages, charts and components settle
+        time.sleep(0.8 * rate)  # let the rerun's remaining messages, charts and components settle
         busy.append((task_seconds(cdp) - before) * 1000)
     page.close()
     return shown, busy

@@ -19,6 +19,7 @@ from __future__ import annotations
 from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, Judgments
 from irlab.data.scenario import Item, Query, Scenario
 from irlab.exercises.model import Exercise, Question
+from irlab.exercises.wording import question_wording
 from irlab.explain.breakdown import Breakdown, explain_mean
 from irlab.metrics.average_precision import explain_mean_average_precision
 from irlab.metrics.reciprocal_rank import explain_mean_reciprocal_rank
@@ -70,25 +71,15 @@ def explain_question(exercise: Exercise, question: Question, measure: Measure | 
 
 
 def describe_question(exercise: Exercise, question: Question) -> str:
-    """The question in words: its prompt, or the measure, query and system spelled out.
+    """The question in words: its prompt, or the measure (in words, :mod:`irlab.exercises.wording`), query and
+    system spelled out. :func:`irlab.exercises.wording.question_wording` gives the exact measure name beside it.
 
     >>> from irlab.exercises.examples import builtin_exercise
     >>> ex = builtin_exercise("ndcg-exercise")
     >>> describe_question(ex, ex.questions[0])
-    "nDCG(discount='jarvelin-kekalainen')@5 of query q1"
+    'nDCG@5 with the original Järvelin–Kekäläinen discount (rank 1 is not discounted) for query q1'
     """
-    if question.prompt:
-        return question.prompt
-    if question.is_mean:
-        queries = exercise.question_queries(question)
-        where = "the mean over " + ((f"all {len(queries)} queries" if len(queries) != 1 else "its one query")
-                                    if question.mean_over is None
-                                    else "the queries " + ", ".join(exercise.query(q).display_text for q in queries))
-    else:
-        where = f"query {exercise.query(question.query).display_text}"
-    system = exercise.system(question.system)
-    on = f" for system {system.name or system.id}" if len(exercise.systems) > 1 else ""
-    return f"{question.measure} of {where}{on}"
+    return question_wording(exercise, question).text
 
 
 def exercise_scenario(exercise: Exercise, system_id: str | None = None) -> Scenario:

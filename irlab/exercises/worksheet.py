@@ -23,13 +23,13 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from irlab.exercises.answers import answer_key
 from irlab.exercises.mistakes import likely_mistakes
 from irlab.exercises.model import Exercise
-from irlab.exercises.questions import describe_question
 from irlab.exercises.text import code_block, html_paragraphs, markdown_paragraphs, markdown_text
+from irlab.exercises.wording import question_wording
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
 
@@ -73,7 +73,7 @@ class Blank:
     label: str
 
 
-Block = Union[Heading, Paragraph, Prose, Table, Code, Blank]
+Block = Heading | Paragraph | Prose | Table | Code | Blank
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,14 +122,19 @@ def worksheet_blocks(exercise: Exercise) -> list[Block]:
 
 
 def _question_heading(exercise: Exercise, number: int, question_id: str, level: int) -> list[Block]:
-    """"3. rr-dark-cat: ..." and, for a question with its own prompt, the measure it asks spelled out."""
+    """"3. rr-dark-cat: ..." in words, then the measure it asks: spelled out for a question with its own prompt,
+    and its exact name (as the exercise file and IR Lab spell it) where the words do not show it."""
     question = exercise.question(question_id)
-    blocks: list[Block] = [Heading(level, f"{number}. {question.id}: {describe_question(exercise, question)}")]
+    wording = question_wording(exercise, question)
+    blocks: list[Block] = [Heading(level, f"{number}. {question.id}: {wording.text}")]
+    exact = f" (exact name: {wording.exact})" if wording.exact_differs else ""
     if question.prompt:
         queries = exercise.question_queries(question)
         where = f"the mean over the queries {', '.join(queries)}" if question.is_mean else f"query {question.query}"
         system = f", system {question.system}" if len(exercise.systems) > 1 else ""
-        blocks.append(Paragraph(f"{question.measure} of {where}{system}.", label="Measure:"))
+        blocks.append(Paragraph(f"{wording.measure} for {where}{system}{exact}.", label="Measure:"))
+    elif exact:
+        blocks.append(Paragraph(wording.exact, label="Exact measure name:"))
     return blocks
 
 

@@ -9,8 +9,20 @@ from hypothesis import strategies as st
 import irlab
 from irlab.errors import ValidationError
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CATS_IN_BOXES, WHITE_CAT_IN_A_BOX
-from irlab.walkthrough.quiz import (METRICS, N_PICTURES, TOLERANCES, Tally, make_question, next_seed, query_for,
-                                    ranking_for, record, reveal, score_rows, total)
+from irlab.walkthrough.quiz import (
+    METRICS,
+    N_PICTURES,
+    TOLERANCES,
+    Tally,
+    make_question,
+    next_seed,
+    query_for,
+    ranking_for,
+    record,
+    reveal,
+    score_rows,
+    total,
+)
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 KS = st.integers(min_value=1, max_value=N_PICTURES)

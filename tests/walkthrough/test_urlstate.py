@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,7 +76,7 @@ def test_many_unknown_parameters_are_one_notice():
 def test_what_a_link_leaves_out_comes_from_the_base_state():
     # The browser's Back button returns to a link of the same session: the learner's edited grades and other
     # queries' rankings stay, the link's order and K win.
-    base = replace(DEFAULT_STATE, grades={i: 2 for i in IDS}, query_orders={DARK_CAT: tuple(reversed(IDS))},
+    base = replace(DEFAULT_STATE, grades=dict.fromkeys(IDS, 2), query_orders={DARK_CAT: tuple(reversed(IDS))},
                    present=True)
     restored, notices = state_from_params({"order": "2,1,3,4,5,6,7,8", "k": "3"}, base=base)
     assert notices == []

@@ -230,7 +230,7 @@ def question(exercise: Exercise, question_id: str) -> None:
     item = exercise.question(question_id)
     attempt = attempts(exercise).get(question_id, Attempt())
     st.markdown(f"#### {escape_markdown(describe_question(exercise, item))}")
-    st.caption(f"Measure {escape_markdown(item.measure)} · question id {escape_markdown(item.id)}")
+    st.caption(f"Exact measure name: {escape_markdown(item.measure)} · question id {escape_markdown(item.id)}")
     view.question_data(exercise, item)
     key = f"{W}answer.{fingerprint(exercise)}.{question_id}"
     if attempt.text and key not in st.session_state:

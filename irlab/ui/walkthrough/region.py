@@ -49,7 +49,9 @@ def take_ack(change: Mapping | None) -> None:
 def _numbers(block: Numbers, chapter: Chapter) -> dict[str, Any]:
     key = f"irlab.headline.{chapter.slug}"
     items = with_changes(block.items, st.session_state.get(key))
-    st.session_state[key] = [item.value for item in items]
+    # the numbers themselves (with what they measure): a change is shown only for the same quantity, never across
+    # a switch of mode, query or level
+    st.session_state[key] = list(items)
     return {"kind": "numbers", "key": block.key, "items": [_number(item) for item in items]}
 
 

@@ -260,7 +260,8 @@ def test_a_wrong_answer_with_the_log2_discount_names_that_mistake(open_page):
     assert f"Not correct yet. {log2} is off by more than 0.005" in shown
     assert "Known mistake: log2(k + 1) discount instead of the original Järvelin–Kekäläinen one" in shown
     assert "(discount-log2-k-plus-1)" in shown and f"That computation gives {log2}" in shown
-    assert "1. nDCG(discount='jarvelin-kekalainen')@5 of query q1 (not correct yet)" in at.selectbox[0].options
+    assert ("1. nDCG@5 with the original Järvelin–Kekäläinen discount (rank 1 is not discounted) for query q1 "
+            "(not correct yet)") in at.selectbox[0].options
 
 
 def test_a_right_answer_says_correct_and_shows_the_breakdown(open_page):

@@ -3,16 +3,39 @@
 // The server sends the whole figure (data and layout, every number computed by irlab) as JSON;
 // this code only draws it. plotly.js is loaded once per browser tab from the installed plotly
 // package (a cached asset), not with every run.
+
+/** @typedef {import("../types.js").PlotlyApi} PlotlyApi */
+
+/**
+ * What the server sends (irlab/ui/components/chart/__init__.py): the figure as JSON, its text alternative,
+ * where plotly.js is served, and Plotly's options.
+ * @typedef {{figure: string, alt: string, plotly: string, config: object}} ChartData
+ */
+
+/**
+ * One chart's elements and what it last drew.
+ * @typedef {{box: HTMLDivElement, caption: HTMLParagraphElement, json: string | null, drawn: boolean}} ChartView
+ */
+
+/** The window with what plotly.js and this module put on it. */
+const host = /** @type {Window & {Plotly?: PlotlyApi, __irlChartDraws?: {count: number}}} */ (window);
+
+/** @type {Promise<PlotlyApi> | null} */
 let plotlyLoading = null;
 
+/**
+ * plotly.js, loaded from ``src`` once per tab (a failed load may be tried again).
+ * @param {string} src
+ * @returns {Promise<PlotlyApi>}
+ */
 function loadPlotly(src) {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (host.Plotly) return Promise.resolve(host.Plotly);
   if (!plotlyLoading) {
     plotlyLoading = new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = src;
       script.async = true;
-      script.onload = () => resolve(window.Plotly);
+      script.onload = () => (host.Plotly ? resolve(host.Plotly) : reject(new Error("plotly.js set no Plotly")));
       script.onerror = () => { plotlyLoading = null; reject(new Error("plotly.js did not load")); };
       document.head.appendChild(script);
     });
@@ -25,8 +48,8 @@ const FONT = { family: '"Source Sans", "Source Sans 3", "Source Sans Pro", sans-
 
 /**
  * A chart drawn into ``parent``; ``update`` redraws it in place (Plotly.react) only when the figure changed.
- * @param {HTMLElement} parent
- * @returns {{update: (data: {figure: string, alt: string, plotly: string, config: object}) => void}}
+ * @param {HTMLElement | ShadowRoot} parent
+ * @returns {{update: (data: ChartData) => void}}
  */
 export function createChart(parent) {
   const box = document.createElement("div");
@@ -38,17 +61,25 @@ export function createChart(parent) {
   caption.className = "irl-chart-caption";
   caption.setAttribute("data-testid", "irl-chart-caption");
   parent.append(box, caption);
+  /** @type {ChartView} */
   const view = { box, caption, json: null, drawn: false };
   return { update: (data) => draw(view, data) };
 }
 
+/**
+ * Show ``data``'s text alternative, and draw its figure unless it is the one already drawn.
+ * @param {ChartView} view
+ * @param {ChartData} data
+ */
 function draw(view, data) {
   view.box.setAttribute("aria-label", data.alt);
   if (view.caption.textContent !== data.alt) view.caption.textContent = data.alt;
   if (data.figure === view.json) return;  // the same figure: nothing to draw
   view.json = data.figure;
   draws.count += 1;
+  /** @type {{data: object[], layout: Record<string, any>}} */
   const figure = JSON.parse(data.figure);
+  /** @type {Record<string, any>} */
   const layout = { autosize: true, paper_bgcolor: "#ffffff", plot_bgcolor: "#ffffff", ...figure.layout,
                    font: { ...FONT, ...(figure.layout.font || {}) } };
   // tick labels and axis titles take the room they need (the specs keep small margins)
@@ -63,18 +94,29 @@ function draw(view, data) {
       if (!view.drawn) {
         view.drawn = true;
         // charts follow the column's width: Plotly's own "responsive" listens to window resizes only
-        new ResizeObserver(() => { if (view.box.offsetWidth) Plotly.Plots.resize(view.box); }).observe(view.box);
+        // only a new width redraws: a redraw that nudged the layout must not start another (a loop that
+        // kept a two-chart chapter busy for 1.5 s of every second)
+        let width = view.box.offsetWidth;
+        new ResizeObserver(() => {
+          const now = view.box.offsetWidth;
+          if (now && Math.abs(now - width) > 1) {
+            width = now;
+            Plotly.Plots.resize(view.box);
+          }
+        }).observe(view.box);
       }
     });
-  }).catch((error) => {
-    view.box.textContent = "The chart could not be drawn (" + error.message + "); its description: " + data.alt;
+  }).catch((/** @type {unknown} */ error) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    view.box.textContent = "The chart could not be drawn (" + reason + "); its description: " + data.alt;
   });
 }
 
 /** How many figures the charts of this tab have drawn (a test checks an unchanged chart is not redrawn). */
 const draws = { count: 0 };
-window.__irlChartDraws = draws;
+host.__irlChartDraws = draws;
 
+/** @param {import("../types.js").ComponentArgs<ChartData> & {parentElement: {__irlChart?: ReturnType<typeof createChart>}}} component */
 export default function (component) {
   const { data, parentElement } = component;
   let chart = parentElement.__irlChart;

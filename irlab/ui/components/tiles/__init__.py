@@ -150,6 +150,9 @@ def _tile(raw: Mapping, index: int, *, mode: str, max_grade: int) -> dict[str, A
         "class": cls,
         "class_label": _text(raw.get("class_label"), field="class_label", index=index, default=cls or ""),
         "rubric": None if rubric is None else int(rubric),
+        # graded mode, chapters 1-2: whether the grade counts as relevant at the chosen level, in words
+        "counts": None if raw.get("counts") is None else bool(raw.get("counts")),
+        "counts_label": _text(raw.get("counts_label"), field="counts_label", index=index, default=""),
     }
 
 
