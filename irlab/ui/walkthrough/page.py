@@ -28,12 +28,12 @@ from irlab.ui.components.region import live_region as draw_region
 from irlab.ui.components.shortcuts import undo_shortcuts
 from irlab.ui.components.tiles import unseen_change
 from irlab.ui.kit.notices import notices
+from irlab.ui.kit.screen import region_blocks, take_ack
 from irlab.ui.shell.error_boundary import error_boundary
 from irlab.ui.shell.pages import chapter_page_path
 from irlab.ui.shell.style import apply_style
 from irlab.ui.walkthrough import chapter as chapter_ui
 from irlab.ui.walkthrough.controls import REDO_KEY, UNDO_KEY, live_controls, sidebar_controls
-from irlab.ui.walkthrough.region import region_blocks, take_ack
 from irlab.ui.walkthrough.state import (
     MAIN,
     adopt_tile_change,

@@ -118,7 +118,7 @@ const KINDS = {
       KINDS.table.update(view, block, /** @type {any} */ (null));
       return view;
     },
-    update(view, block) { fillTable(view, block); },
+    update(view, block) { fillTable(view, { headers: block.headers, cells: block.cells }); },
   },
 
   formulas: {

@@ -1,89 +1,163 @@
-// IR Lab ranking tiles: a Streamlit components-v2 module (no build step).
+// IR Lab ranking tiles: a Streamlit components-v2 module (no build step), and `createTiles` for components that
+// draw a row of tiles inside their own element (the live region, irlab/ui/components/region/region.js).
 //
-// The default export runs on every Streamlit rerun against the same DOM. Everything that
-// belongs to one instance lives on `parentElement.__irlTiles` (one ShadowRoot per instance);
-// the only module-level state is the change counter (`seq`) and an id counter.
-// All user-provided strings go into the DOM as text (textContent / attributes), never HTML.
+// The default export runs on every Streamlit rerun against the same DOM. Everything that belongs to one
+// instance lives on `parentElement.__irlTiles` (one ShadowRoot per instance); the only module-level state
+// is the change counter (`seq`) and an id counter. Strings from the server go into the DOM as text
+// (textContent / attributes), never as HTML. The order logic is in order.js, the keys in keys.js, dragging
+// (mouse, pen and touch alike) in drag.js; this module draws the tiles and reports the learner's changes.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { el, icon, setAttr, setClass, setText } from "./dom.js";
+import { attachDrag } from "./drag.js";
+import { keyAction } from "./keys.js";
+import { clamp, completeOrder, moveToIndex, sameList, sameSet, shuffled } from "./order.js";
+
+/** @typedef {"TP" | "FP" | "FN" | "TN"} TileClass */
+/** @typedef {"drag" | "keyboard" | "button" | "reset" | "ideal" | "shuffle" | "grade"} ChangeAction */
+
+/**
+ * The learner's change, as the component reports it (the state value ``change``; see the docstring of
+ * irlab/ui/components/tiles/__init__.py).
+ * @typedef {object} Change
+ * @property {string[]} order
+ * @property {Record<string, number> | null} grades null in binary mode
+ * @property {number} seq unique for the page load, increasing
+ * @property {ChangeAction} action
+ * @property {string | null} item the tile moved or edited
+ */
+
+/**
+ * One tile as the server sends it (``build_data`` in irlab/ui/components/tiles/__init__.py checks it).
+ * @typedef {object} TileData
+ * @property {string} id
+ * @property {string} [title]
+ * @property {string} [alt]
+ * @property {string} [picture]
+ * @property {number} [relevance] the judged grade
+ * @property {string} [relevance_label]
+ * @property {TileClass | null} [class]
+ * @property {string} [class_label]
+ * @property {number | null} [rubric]
+ */
+
+/**
+ * The data of one row (``build_data``); read defensively, every field may be missing.
+ * @typedef {object} TilesData
+ * @property {string} [label]
+ * @property {string} [mode]
+ * @property {number | null} [k]
+ * @property {boolean} [editable_grades]
+ * @property {number} [max_grade]
+ * @property {string[]} [default_order]
+ * @property {string[] | null} [ideal_order]
+ * @property {boolean} [show_classes]
+ * @property {boolean} [large]
+ * @property {boolean} [show_buttons]
+ * @property {number | null} [ack_seq]
+ * @property {TileData[]} [tiles]
+ */
+
+/**
+ * A tile's data as this code keeps it.
+ * @typedef {object} Item
+ * @property {string} id
+ * @property {string} title
+ * @property {string} alt
+ * @property {string} picture
+ * @property {number} relevance the judged grade (0 or 1 in binary mode)
+ * @property {string} relevanceLabel
+ * @property {TileClass | null} cls
+ * @property {string} classLabel
+ * @property {number | null} rubric the judged grade, when grades are editable
+ */
+
+/**
+ * @typedef {object} Config
+ * @property {string} label
+ * @property {"binary" | "graded"} mode
+ * @property {number | null} k
+ * @property {boolean} editable
+ * @property {number} maxGrade
+ * @property {string[]} defaultOrder
+ * @property {string[] | null} idealOrder
+ * @property {boolean} showClasses
+ * @property {boolean} large
+ * @property {boolean} showButtons
+ */
+
+/**
+ * The elements of one tile.
+ * @typedef {object} TileRefs
+ * @property {HTMLDivElement} tile
+ * @property {HTMLButtonElement} up
+ * @property {HTMLSpanElement} rank
+ * @property {HTMLButtonElement} down
+ * @property {HTMLImageElement} img
+ * @property {HTMLDivElement} title
+ * @property {HTMLDivElement} badges
+ * @property {HTMLElement | null} rel
+ * @property {string} relKind
+ * @property {HTMLSpanElement} cls
+ * @property {HTMLElement} clsCode
+ * @property {HTMLSpanElement} clsText
+ * @property {HTMLDivElement} status
+ * @property {HTMLSpanElement} statusText
+ * @property {HTMLSpanElement} edited
+ * @property {HTMLSpanElement} editedText
+ * @property {HTMLButtonElement} editedReset
+ */
+
+/**
+ * One row of tiles.
+ * @typedef {object} Instance
+ * @property {HTMLElement | ShadowRoot} host
+ * @property {Config} cfg
+ * @property {Map<string, Item>} items id -> tile data from the server
+ * @property {string[]} order
+ * @property {Record<string, number>} grades
+ * @property {boolean} dirty local changes the server has not confirmed yet
+ * @property {number} lastEmittedSeq
+ * @property {Map<string, TileRefs>} tiles
+ * @property {string} lastMsg
+ * @property {((change: Change) => void) | null} report
+ * @property {{cancel: () => void, active: () => boolean}} drag
+ * @property {TilesData | undefined} [latest] the data of the latest run (the default export)
+ * @property {HTMLDivElement} root
+ * @property {HTMLDivElement} toolbar
+ * @property {HTMLDivElement} actions
+ * @property {HTMLButtonElement} btnReset
+ * @property {HTMLButtonElement} btnIdeal
+ * @property {HTMLButtonElement} btnShuffle
+ * @property {HTMLDivElement} legend
+ * @property {HTMLSpanElement} legendK
+ * @property {HTMLSpanElement} legendIn
+ * @property {HTMLSpanElement} legendSplit
+ * @property {HTMLSpanElement} legendOut
+ * @property {HTMLDivElement} hint
+ * @property {string} descId
+ * @property {HTMLDivElement} list
+ * @property {HTMLDivElement} cut
+ * @property {HTMLSpanElement} cutPill
+ * @property {HTMLDivElement} live
+ */
+
+const CLASSES = ["TP", "FP", "FN", "TN"];
 let lastSeq = 0;
 let uidCounter = 0;
 
+/** A change number that is unique for the page load and increasing (the clock, or one more than the last). */
 function nextSeq() {
   const now = Date.now();
   lastSeq = now > lastSeq ? now : lastSeq + 1;
   return lastSeq;
 }
 
-const ICONS = {
-  left: ["M10 3.5 5.5 8 10 12.5"],
-  right: ["M6 3.5 10.5 8 6 12.5"],
-  check: ["M3.5 8.5 6.5 11.5 12.5 4.5"],
-  cross: ["M5 5l6 6M11 5l-6 6"],
-  reset: ["M3.2 8a4.8 4.8 0 1 0 1.6-3.6", "M3 2.5v3.2h3.2"],
-  ideal: ["M2.5 4h11", "M2.5 8h7.5", "M2.5 12h4"],
-  shuffle: ["M2 4.5h2.6c1.4 0 2.3.6 3 1.7l1.8 3.6c.7 1.1 1.6 1.7 3 1.7H14", "M2 11.5h2.6c.9 0 1.6-.3 2.2-.9",
-    "M9.2 5.4c.6-.6 1.3-.9 2.2-.9H14", "M12 2.5l2 2-2 2", "M12 9.5l2 2-2 2"],
-};
-
-function icon(name, extraClass) {
-  const s = document.createElementNS(SVG_NS, "svg");
-  s.setAttribute("viewBox", "0 0 16 16");
-  s.setAttribute("aria-hidden", "true");
-  s.setAttribute("focusable", "false");
-  s.setAttribute("class", "irl-icon" + (extraClass ? " " + extraClass : ""));
-  for (const d of ICONS[name]) {
-    const p = document.createElementNS(SVG_NS, "path");
-    p.setAttribute("d", d);
-    s.appendChild(p);
-  }
-  return s;
-}
-
-function el(tag, cls, attrs) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (attrs) for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  return e;
-}
-
-function setText(node, text) {
-  const t = text == null ? "" : String(text);
-  if (node.textContent !== t) node.textContent = t;
-}
-
-function setAttr(node, name, value) {
-  if (value === null || value === undefined || value === false) {
-    if (node.hasAttribute(name)) node.removeAttribute(name);
-    return;
-  }
-  const v = String(value);
-  if (node.getAttribute(name) !== v) node.setAttribute(name, v);
-}
-
-function setClass(node, cls, on) {
-  if (node.classList.contains(cls) !== !!on) node.classList.toggle(cls, !!on);
-}
-
-function sameList(a, b) {
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function sameSet(a, b) {
-  if (a.length !== b.length) return false;
-  const s = new Set(a);
-  return b.every((x) => s.has(x));
-}
-
-// An order made of exactly the given ids: known ids of `wanted` first, then the rest.
-function completeOrder(wanted, ids) {
-  const known = new Set(ids);
-  const out = [];
-  for (const id of wanted || []) if (known.has(id) && !out.includes(id)) out.push(id);
-  for (const id of ids) if (!out.includes(id)) out.push(id);
-  return out;
+/**
+ * Whether this device's main pointer is a finger (a phone or a tablet): the hint then says how to drag by touch.
+ * @returns {boolean}
+ */
+function coarsePointer() {
+  return typeof window.matchMedia === "function" && window.matchMedia("(pointer: coarse)").matches;
 }
 
 // The TP/FP/FN/TN class of a tile comes from the server only (irlab computes it). While a move waits
@@ -91,38 +165,31 @@ function completeOrder(wanted, ids) {
 
 // ---------------------------------------------------------------- instance
 
+/**
+ * A new, empty row of tiles in ``host`` (filled by the first ``receive``).
+ * @param {HTMLElement | ShadowRoot} host
+ * @returns {Instance}
+ */
 function createInstance(host) {
   const uid = ++uidCounter;
-  const inst = {
-    host,
-    uid,
-    cfg: null,
-    items: new Map(), // id -> tile data from the server
-    order: [],
-    grades: {},
-    dirty: false, // local changes not yet confirmed by the server
-    lastEmittedSeq: 0,
-    tiles: new Map(), // id -> {el, refs}
-    dragId: null,
-    dropMark: null,
-    lastMsg: "",
-    setStateValue: null,
-  };
-
   const root = el("div", "irl-root", { "data-testid": "irl-root" });
 
   const toolbar = el("div", "irl-toolbar", { "data-testid": "irl-toolbar" });
   const actions = el("div", "irl-actions", { role: "group", "aria-label": "Reorder all tiles" });
-  const mkAction = (act, iconName, text) => {
-    const b = el("button", "irl-action irl-action-" + act, { type: "button", "data-act": act, "data-testid": "irl-" + act });
-    b.appendChild(icon(iconName));
-    b.appendChild(el("span", "irl-action-text")).textContent = text;
-    actions.appendChild(b);
-    return b;
+  /**
+   * @param {"reset" | "ideal" | "shuffle"} act
+   * @param {string} text
+   */
+  const mkAction = (act, text) => {
+    const button = el("button", "irl-action irl-action-" + act, { type: "button", "data-act": act, "data-testid": "irl-" + act });
+    button.appendChild(icon(act));
+    button.appendChild(el("span", "irl-action-text")).textContent = text;
+    actions.appendChild(button);
+    return button;
   };
-  const btnReset = mkAction("reset", "reset", "Reset order");
-  const btnIdeal = mkAction("ideal", "ideal", "Ideal order");
-  const btnShuffle = mkAction("shuffle", "shuffle", "Shuffle");
+  const btnReset = mkAction("reset", "Reset order");
+  const btnIdeal = mkAction("ideal", "Ideal order");
+  const btnShuffle = mkAction("shuffle", "Shuffle");
   const legend = el("div", "irl-legend", { "data-testid": "irl-legend" });
   const legendK = el("span", "irl-legend-k");
   const legendIn = el("span", "irl-legend-in");
@@ -134,42 +201,49 @@ function createInstance(host) {
 
   const descId = "irl-desc-" + uid;
   const hint = el("div", "irl-hint", { id: descId, "data-testid": "irl-hint" });
-
   const list = el("div", "irl-list", { role: "list", "data-testid": "irl-list" });
-
   const cut = el("div", "irl-cut", { "aria-hidden": "true", "data-testid": "irl-cut" });
   const cutPill = el("span", "irl-cut-pill");
-  const cutLine = el("span", "irl-cut-line");
-  cut.append(cutPill, cutLine);
-
+  cut.append(cutPill, el("span", "irl-cut-line"));
   const live = el("div", "irl-live irl-sr", {
     "aria-live": "polite", "aria-atomic": "true", role: "status", "data-testid": "irl-live",
   });
-
   root.append(toolbar, hint, list, live);
   host.appendChild(root);
 
-  Object.assign(inst, {
-    root, toolbar, actions, btnReset, btnIdeal, btnShuffle,
-    legend, legendK, legendIn, legendSplit, legendOut, hint, descId, list, cut, cutPill, live,
-  });
+  /** @type {Instance} */
+  const inst = {
+    host,
+    cfg: { label: "Ranking", mode: "binary", k: null, editable: false, maxGrade: 1, defaultOrder: [], idealOrder: null,
+           showClasses: false, large: false, showButtons: true },
+    items: new Map(), order: [], grades: {}, dirty: false, lastEmittedSeq: 0, tiles: new Map(), lastMsg: "",
+    report: null, drag: { cancel() {}, active: () => false },
+    root, toolbar, actions, btnReset, btnIdeal, btnShuffle, legend, legendK, legendIn, legendSplit, legendOut,
+    hint, descId, list, cut, cutPill, live,
+  };
   wire(inst);
   return inst;
 }
 
 // ---------------------------------------------------------------- data in
 
+/**
+ * Take the data of a run: the configuration always; the order and grades unless they are older than the
+ * learner's latest change (see "Stale data" in the tiles' docstring).
+ * @param {Instance} inst
+ * @param {TilesData | null | undefined} data
+ */
 function receive(inst, data) {
   const d = data && typeof data === "object" ? data : {};
   const tiles = Array.isArray(d.tiles) ? d.tiles : [];
   const mode = d.mode === "graded" ? "graded" : "binary";
-  const maxGrade = mode === "graded" ? Math.max(1, parseInt(d.max_grade, 10) || 4) : 1;
+  const maxGrade = mode === "graded" ? Math.max(1, Math.trunc(Number(d.max_grade)) || 4) : 1;
   const ids = tiles.map((t) => String(t.id));
-  const prevMode = inst.cfg ? inst.cfg.mode : mode;
+  const prevMode = inst.items.size ? inst.cfg.mode : mode;
   inst.cfg = {
     label: d.label == null ? "Ranking" : String(d.label),
     mode,
-    k: d.k === null || d.k === undefined ? null : Math.max(0, parseInt(d.k, 10) || 0),
+    k: d.k === null || d.k === undefined ? null : Math.max(0, Math.trunc(Number(d.k)) || 0),
     editable: !!d.editable_grades && mode === "graded",
     maxGrade,
     defaultOrder: completeOrder(d.default_order, ids),
@@ -180,22 +254,20 @@ function receive(inst, data) {
   };
   const prevIds = inst.order;
   inst.items = new Map();
-  tiles.forEach((t) => {
+  for (const t of tiles) {
     const id = String(t.id);
-    const rel = parseInt(t.relevance, 10) || 0;
-    const item = {
+    inst.items.set(id, {
       id,
       title: t.title == null ? id : String(t.title),
       alt: t.alt == null ? "" : String(t.alt),
       picture: t.picture == null ? "" : String(t.picture),
-      relevance: rel,
+      relevance: Math.trunc(Number(t.relevance)) || 0,
       relevanceLabel: t.relevance_label == null ? "" : String(t.relevance_label),
-      cls: ["TP", "FP", "FN", "TN"].includes(t.class) ? t.class : null,
+      cls: t.class && CLASSES.includes(t.class) ? t.class : null,
       classLabel: t.class_label == null ? "" : String(t.class_label),
-      rubric: Number.isInteger(t.rubric) ? t.rubric : null, // the judged grade, when grades are editable
-    };
-    inst.items.set(id, item);
-  });
+      rubric: Number.isInteger(t.rubric) ? /** @type {number} */ (t.rubric) : null,
+    });
+  }
 
   const ack = typeof d.ack_seq === "number" ? d.ack_seq : null;
   // data from a rerun that started before our latest change: keep our order and grades
@@ -203,40 +275,64 @@ function receive(inst, data) {
   const stale = inst.lastEmittedSeq > 0 && ack !== null && ack < inst.lastEmittedSeq
     && prevMode === mode && sameSet(prevIds, ids);
   if (!stale) {
+    if (!sameList(inst.order, ids)) inst.drag.cancel();  // the server moved the tiles under a drag
     inst.order = ids;
     inst.grades = {};
     for (const [id, item] of inst.items) inst.grades[id] = item.relevance;
     inst.dirty = false;
   } else {
     inst.order = completeOrder(inst.order, ids);
-    for (const id of ids) if (!(id in inst.grades)) inst.grades[id] = inst.items.get(id).relevance;
+    for (const id of ids) if (!(id in inst.grades)) inst.grades[id] = inst.items.get(id)?.relevance ?? 0;
   }
   render(inst);
 }
 
 // ---------------------------------------------------------------- rendering
 
-function gradeLabel(inst, id) {
+/**
+ * The item ``id`` (it exists: callers take ids from ``inst.order``, which holds only known ids).
+ * @param {Instance} inst
+ * @param {string} id
+ * @returns {Item}
+ */
+function itemOf(inst, id) {
   const item = inst.items.get(id);
+  if (!item) throw new Error(`no tile ${id}`);
+  return item;
+}
+
+/**
+ * The words for the tile's current grade: the server's label while the grade is the judged one.
+ * @param {Instance} inst
+ * @param {string} id
+ * @returns {string}
+ */
+function gradeLabel(inst, id) {
+  const item = itemOf(inst, id);
   const g = inst.grades[id] ?? 0;
-  if (inst.cfg.mode === "binary") {
-    if (item.relevanceLabel && g === item.relevance) return item.relevanceLabel;
-    return g > 0 ? "relevant" : "not relevant";
-  }
   if (item.relevanceLabel && g === item.relevance) return item.relevanceLabel;
+  if (inst.cfg.mode === "binary") return g > 0 ? "relevant" : "not relevant";
   return `grade ${g} of ${inst.cfg.maxGrade}`;
 }
 
+/**
+ * How many tiles stand before the cut (null: no cut).
+ * @param {Instance} inst
+ * @returns {number | null}
+ */
 function cutIndex(inst) {
   const k = inst.cfg.k;
-  if (k === null) return null;
-  return Math.min(k, inst.order.length);
+  return k === null ? null : Math.min(k, inst.order.length);
 }
 
+/**
+ * The elements of a new tile (filled by ``updateTile``).
+ * @param {Instance} inst
+ * @param {string} id
+ * @returns {TileRefs}
+ */
 function makeTile(inst, id) {
-  const tile = el("div", "irl-tile", {
-    role: "listitem", tabindex: "0", draggable: "true", "data-item-id": id, "data-testid": "irl-tile",
-  });
+  const tile = el("div", "irl-tile", { role: "listitem", tabindex: "0", "data-item-id": id, "data-testid": "irl-tile" });
   tile.setAttribute("aria-describedby", inst.descId);
   const head = el("div", "irl-head");
   const up = el("button", "irl-move irl-move-up",
@@ -268,78 +364,95 @@ function makeTile(inst, id) {
   editedReset.textContent = "undo edit";
   edited.append(editedText, editedReset);
   tile.append(head, pic, title, badges, edited, status);
-  const refs = { tile, up, rank, down, img, title, badges, rel: null, relKind: "", cls, clsCode, clsText, status, statusText,
-                 edited, editedText, editedReset };
+  /** @type {TileRefs} */
+  const refs = { tile, up, rank, down, img, title, badges, rel: null, relKind: "", cls, clsCode, clsText, status,
+                 statusText, edited, editedText, editedReset };
   inst.tiles.set(id, refs);
   return refs;
 }
 
-function buildRelBadge(inst, refs, kind) {
+/**
+ * Build the tile's relevance badge for ``kind`` ("binary", "graded" or "graded-edit"), replacing the old one.
+ * @param {TileRefs} refs
+ * @param {string} kind
+ */
+function buildRelBadge(refs, kind) {
   if (refs.rel) refs.rel.remove();
-  let b;
+  /** @type {HTMLElement} */
+  let badge;
   if (kind === "binary") {
-    b = el("span", "irl-rel", { "data-testid": "irl-relevance" });
-    const yes = icon("check", "irl-rel-yes");
-    const no = icon("cross", "irl-rel-no");
-    b.append(yes, no, el("span", "irl-rel-text"));
+    badge = el("span", "irl-rel", { "data-testid": "irl-relevance" });
+    badge.append(icon("check", "irl-rel-yes"), icon("cross", "irl-rel-no"), el("span", "irl-rel-text"));
   } else {
     const editable = kind === "graded-edit";
-    b = el(editable ? "button" : "span", "irl-grade" + (editable ? " irl-grade-edit" : ""), { "data-testid": "irl-grade" });
+    badge = el(editable ? "button" : "span", "irl-grade" + (editable ? " irl-grade-edit" : ""), { "data-testid": "irl-grade" });
     if (editable) {
-      b.setAttribute("type", "button");
-      b.setAttribute("tabindex", "-1");
+      badge.setAttribute("type", "button");
+      badge.setAttribute("tabindex", "-1");
     }
     const top = el("span", "irl-grade-top");
     top.append(el("span", "irl-grade-word"), el("span", "irl-grade-num"));
-    const pips = el("span", "irl-pips", { "aria-hidden": "true" });
-    b.append(top, pips);
+    badge.append(top, el("span", "irl-pips", { "aria-hidden": "true" }));
   }
-  refs.badges.insertBefore(b, refs.badges.firstChild);
-  refs.rel = b;
+  refs.badges.insertBefore(badge, refs.badges.firstChild);
+  refs.rel = badge;
   refs.relKind = kind;
 }
 
+/**
+ * Bring the tile's relevance badge (and its edited mark) up to date.
+ * @param {Instance} inst
+ * @param {TileRefs} refs
+ * @param {string} id
+ */
 function updateRelBadge(inst, refs, id) {
   const cfg = inst.cfg;
   const kind = cfg.mode === "binary" ? "binary" : cfg.editable ? "graded-edit" : "graded";
-  if (refs.relKind !== kind) buildRelBadge(inst, refs, kind);
-  const b = refs.rel;
+  if (refs.relKind !== kind || !refs.rel) buildRelBadge(refs, kind);
+  const badge = /** @type {HTMLElement} */ (refs.rel);
   const g = inst.grades[id] ?? 0;
   const label = gradeLabel(inst, id);
-  const item = inst.items.get(id);
+  const item = itemOf(inst, id);
   if (kind === "binary") {
-    setAttr(b, "data-relevance", g > 0 ? "1" : "0");
-    setText(b.lastChild, label);
+    setAttr(badge, "data-relevance", g > 0 ? "1" : "0");
+    if (badge.lastChild) setText(badge.lastChild, label);
     return;
   }
-  setAttr(b, "data-grade", String(g));
-  setAttr(b, "data-max-grade", String(cfg.maxGrade));
-  const [word, num] = b.firstChild.childNodes;
+  setAttr(badge, "data-grade", String(g));
+  setAttr(badge, "data-max-grade", String(cfg.maxGrade));
+  const [word, num] = Array.from(badge.children[0].children);
   setText(word, "grade");
   setText(num, String(g));
-  const pips = b.lastChild;
-  if (pips.childNodes.length !== cfg.maxGrade) {
+  const pips = badge.children[1];
+  if (pips.children.length !== cfg.maxGrade) {
     pips.textContent = "";
     for (let i = 0; i < cfg.maxGrade; i++) pips.appendChild(el("span", "irl-pip"));
   }
-  pips.childNodes.forEach((p, i) => setClass(p, "irl-pip-on", i < g));
+  Array.from(pips.children).forEach((pip, i) => setClass(pip, "irl-pip-on", i < g));
   const changed = kind === "graded-edit" && item.rubric !== null && g !== item.rubric;
   setAttr(refs.tile, "data-edited", changed ? "true" : null);
   setAttr(refs.edited, "hidden", changed ? null : "");
   setText(refs.editedText, changed ? `edited (judged ${item.rubric})` : "");
   setAttr(refs.editedReset, "aria-label", changed ? `Put the grade of ${item.title} back to the judged ${item.rubric}` : null);
   if (kind === "graded-edit") {
-    setAttr(b, "aria-label", `Change the grade of ${item.title} (now ${label}${changed ? `, edited; judged ${item.rubric}` : ""}; click for the next grade)`);
-    setAttr(b, "title", `${label}. Click, or focus the tile and type 0–${cfg.maxGrade}, to change it.`);
+    setAttr(badge, "aria-label", `Change the grade of ${item.title} (now ${label}${changed ? `, edited; judged ${item.rubric}` : ""}; click for the next grade)`);
+    setAttr(badge, "title", `${label}. Click, or focus the tile and type 0–${cfg.maxGrade}, to change it.`);
   } else {
-    setAttr(b, "aria-label", null);
-    setAttr(b, "title", label);
+    setAttr(badge, "aria-label", null);
+    setAttr(badge, "title", label);
   }
 }
 
+/**
+ * Bring tile ``id`` at index ``idx`` up to date: rank, picture, labels, class, returned or not.
+ * @param {Instance} inst
+ * @param {TileRefs} refs
+ * @param {string} id
+ * @param {number} idx
+ */
 function updateTile(inst, refs, id, idx) {
   const cfg = inst.cfg;
-  const item = inst.items.get(id);
+  const item = itemOf(inst, id);
   const n = inst.order.length;
   const rank = idx + 1;
   const k = cfg.k;
@@ -380,14 +493,19 @@ function updateTile(inst, refs, id, idx) {
   setAttr(t, "aria-label", parts.join(". ") + ".");
 }
 
-// Put `desired` (nodes) into `list` in that order without ever moving `pivot`
-// (the tile that holds focus), so focus survives reordering.
+/**
+ * Put ``desired`` (nodes) into ``list`` in that order without ever moving ``pivot`` (the tile that holds
+ * focus), so focus survives reordering.
+ * @param {HTMLElement} list
+ * @param {HTMLElement[]} desired
+ * @param {HTMLElement | null} pivot
+ */
 function reorderChildren(list, desired, pivot) {
   const cur = Array.from(list.children);
   if (sameList(cur, desired)) return;
-  for (const c of cur) if (!desired.includes(c)) c.remove();
-  let p = desired.indexOf(pivot);
-  if (p < 0 || pivot.parentNode !== list) {
+  for (const c of cur) if (!desired.includes(/** @type {HTMLElement} */ (c))) c.remove();
+  let p = pivot ? desired.indexOf(pivot) : -1;
+  if (p < 0 || !pivot || pivot.parentNode !== list) {
     p = 0;
     if (desired[0].parentNode !== list || list.firstChild !== desired[0]) list.insertBefore(desired[0], list.firstChild);
   }
@@ -405,17 +523,30 @@ function reorderChildren(list, desired, pivot) {
   }
 }
 
+/**
+ * The focused element: the shadow root's with isolated styles, the document's otherwise.
+ * @param {Instance} inst
+ * @returns {Element | null}
+ */
 function activeEl(inst) {
-  // ShadowRoot.activeElement with isolated styles; the document's otherwise.
   return typeof ShadowRoot !== "undefined" && inst.host instanceof ShadowRoot ? inst.host.activeElement : document.activeElement;
 }
 
+/**
+ * The tile that holds focus (or holds the focused element), if any.
+ * @param {Instance} inst
+ * @returns {HTMLElement | null}
+ */
 function focusedTile(inst) {
   const active = activeEl(inst);
   if (!active || !inst.list.contains(active)) return null;
-  return active.closest(".irl-tile");
+  return /** @type {HTMLElement | null} */ (active.closest(".irl-tile"));
 }
 
+/**
+ * Draw the row from ``inst``'s configuration, order and grades, touching only what changed.
+ * @param {Instance} inst
+ */
 function render(inst) {
   const cfg = inst.cfg;
   const n = inst.order.length;
@@ -434,6 +565,7 @@ function render(inst) {
   const ci = cutIndex(inst);
   setAttr(inst.legend, "hidden", ci === null ? "" : null);
   if (ci !== null) {
+    /** @type {(a: number, b: number) => string} */
     const span = (a, b) => (a === b ? `rank ${a}` : `ranks ${a}–${b}`);
     setText(inst.legendK, `Cut at K = ${cfg.k}:`);
     setText(inst.legendIn, ci === 0 ? "nothing returned" : `${span(1, ci)} returned`);
@@ -442,7 +574,9 @@ function render(inst) {
     setAttr(inst.legendOut, "hidden", ci === 0 ? "" : null);
   }
   setAttr(inst.toolbar, "hidden", !cfg.showButtons && ci === null ? "" : null);
-  let hint = "Drag a tile, use its arrow buttons, or focus it and press Shift + arrow keys to move it.";
+  let hint = coarsePointer()
+    ? "Touch and hold a tile, then drag it; or use its arrow buttons."
+    : "Drag a tile, use its arrow buttons, or focus it and press Shift + arrow keys to move it.";
   if (cfg.editable) hint += ` Click a grade, or type 0–${cfg.maxGrade}, to change it.`;
   setText(inst.hint, hint);
   setAttr(inst.list, "aria-label", cfg.label);
@@ -455,6 +589,7 @@ function render(inst) {
       inst.tiles.delete(id);
     }
   }
+  /** @type {HTMLElement[]} */
   const desired = [];
   inst.order.forEach((id, idx) => {
     const refs = inst.tiles.get(id) || makeTile(inst, id);
@@ -471,55 +606,95 @@ function render(inst) {
 
 // ---------------------------------------------------------------- changes out
 
+/**
+ * Say ``msg`` in the polite live region (a repeated message gets a no-break space, so it is read again).
+ * @param {Instance} inst
+ * @param {string} msg
+ */
 function announce(inst, msg) {
   const text = msg === inst.lastMsg ? msg + "\u00a0" : msg;
   inst.lastMsg = text;
   inst.live.textContent = text;
 }
 
+/**
+ * Report the learner's change (the order and grades as shown now).
+ * @param {Instance} inst
+ * @param {ChangeAction} action
+ * @param {string | null} item
+ */
 function emit(inst, action, item) {
   const seq = nextSeq();
   inst.lastEmittedSeq = seq;
   const grades = inst.cfg.mode === "graded" ? { ...inst.grades } : null;
-  const value = { order: inst.order.slice(), grades, seq, action, item: item === undefined ? null : item };
-  if (typeof inst.setStateValue === "function") inst.setStateValue("change", value);
+  inst.report?.({ order: inst.order.slice(), grades, seq, action, item });
 }
 
+/**
+ * " Now returned (top K)." or " Now not returned (...)." for a tile at ``rank``; "" without a cut.
+ * @param {Instance} inst
+ * @param {number} rank
+ * @returns {string}
+ */
 function whereText(inst, rank) {
   const k = inst.cfg.k;
   if (k === null) return "";
   return rank <= k ? ` Now returned (top ${k}).` : ` Now not returned (below the cut at K = ${k}).`;
 }
 
-function moveTo(inst, id, toIdx, action) {
-  const from = inst.order.indexOf(id);
-  if (from < 0) return false;
-  const n = inst.order.length;
-  const to = Math.max(0, Math.min(n - 1, toIdx));
-  const title = inst.items.get(id).title;
-  if (to === from) {
-    announce(inst, `${title} is already at rank ${from + 1} of ${n}.`);
-    return false;
-  }
-  const next = inst.order.slice();
-  next.splice(from, 1);
-  next.splice(to, 0, id);
+/**
+ * Show ``next`` (the order after moving ``id``), say where ``id`` went, and report it.
+ * @param {Instance} inst
+ * @param {string} id
+ * @param {string[]} next
+ * @param {ChangeAction} action
+ */
+function commitMove(inst, id, next, action) {
   inst.order = next;
   inst.dirty = true;
   render(inst);
-  announce(inst, `${title} moved to rank ${to + 1} of ${n}.${whereText(inst, to + 1)}`);
+  const to = next.indexOf(id) + 1;
+  announce(inst, `${itemOf(inst, id).title} moved to rank ${to} of ${next.length}.${whereText(inst, to)}`);
   emit(inst, action, id);
-  return true;
 }
 
+/**
+ * Move tile ``id`` to index ``toIdx`` (clamped); at its place already, only say so.
+ * @param {Instance} inst
+ * @param {string} id
+ * @param {number} toIdx
+ * @param {ChangeAction} action
+ */
+function moveTo(inst, id, toIdx, action) {
+  const from = inst.order.indexOf(id);
+  if (from < 0) return;
+  const next = moveToIndex(inst.order, id, toIdx);
+  if (sameList(next, inst.order)) {
+    announce(inst, `${itemOf(inst, id).title} is already at rank ${from + 1} of ${next.length}.`);
+    return;
+  }
+  commitMove(inst, id, next, action);
+}
+
+/**
+ * " Returned (top K): a, b." (or the top three without a cut): what a whole-row change left on top.
+ * @param {Instance} inst
+ * @returns {string}
+ */
 function summary(inst) {
   const ci = cutIndex(inst);
-  const top = inst.order.slice(0, ci === null ? Math.min(3, inst.order.length) : ci).map((id) => inst.items.get(id).title);
+  const top = inst.order.slice(0, ci === null ? Math.min(3, inst.order.length) : ci).map((id) => itemOf(inst, id).title);
   if (ci === null) return top.length ? ` Top ranks: ${top.join(", ")}.` : "";
   if (ci === 0) return " Nothing is returned.";
   return ` Returned (top ${inst.cfg.k}): ${top.join(", ")}.`;
 }
 
+/**
+ * Reset, ideal order or shuffle: show ``order``, say so, report it.
+ * @param {Instance} inst
+ * @param {readonly string[]} order
+ * @param {"reset" | "ideal" | "shuffle"} action
+ */
 function setOrder(inst, order, action) {
   inst.order = completeOrder(order, inst.order);
   inst.dirty = true;
@@ -533,111 +708,87 @@ function setOrder(inst, order, action) {
   emit(inst, action, null);
 }
 
-function shuffled(order) {
-  if (order.length < 2) return order.slice();
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const a = order.slice();
-    for (let i = a.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [a[i], a[j]] = [a[j], a[i]];
-    }
-    if (!sameList(a, order)) return a;
-  }
-  const a = order.slice();
-  [a[0], a[1]] = [a[1], a[0]];
-  return a;
-}
-
+/**
+ * Set the grade of tile ``id`` (clamped to the scale), when grades are editable.
+ * @param {Instance} inst
+ * @param {string} id
+ * @param {number} grade
+ */
 function setGrade(inst, id, grade) {
   const cfg = inst.cfg;
   if (!cfg.editable || !inst.items.has(id)) return;
-  const g = Math.max(0, Math.min(cfg.maxGrade, grade));
+  const g = clamp(grade, 0, cfg.maxGrade);
   inst.grades[id] = g;
   inst.dirty = true;
   render(inst);
-  announce(inst, `${inst.items.get(id).title}: grade ${g} of ${cfg.maxGrade}`);
+  announce(inst, `${itemOf(inst, id).title}: grade ${g} of ${cfg.maxGrade}`);
   emit(inst, "grade", id);
 }
 
 // ---------------------------------------------------------------- events (assigned once)
 
+/**
+ * The tile of this row that holds ``node``, if any.
+ * @param {Instance} inst
+ * @param {EventTarget | null} node
+ * @returns {HTMLElement | null}
+ */
 function tileOf(inst, node) {
-  const t = node && node.closest ? node.closest(".irl-tile") : null;
-  return t && inst.list.contains(t) ? t : null;
+  const tile = node instanceof Element ? node.closest(".irl-tile") : null;
+  return tile instanceof HTMLElement && inst.list.contains(tile) ? tile : null;
 }
 
+/**
+ * Focus the tile at ``idx`` (clamped).
+ * @param {Instance} inst
+ * @param {number} idx
+ */
 function focusTileAt(inst, idx) {
   if (!inst.order.length) return;
-  const i = Math.max(0, Math.min(inst.order.length - 1, idx));
-  const refs = inst.tiles.get(inst.order[i]);
+  const refs = inst.tiles.get(inst.order[clamp(idx, 0, inst.order.length - 1)]);
   if (refs) refs.tile.focus();
 }
 
-function clearDropMark(inst) {
-  if (inst.dropMark) {
-    inst.dropMark.el.classList.remove("irl-drop-before", "irl-drop-after");
-    inst.dropMark = null;
-  }
+/**
+ * Scroll a row that scrolls sideways (the phone layout) so that ``tile`` is in it; the page does not move.
+ * @param {Instance} inst
+ * @param {HTMLElement} tile
+ */
+function revealInRow(inst, tile) {
+  const list = inst.list;
+  if (list.scrollWidth <= list.clientWidth + 1) return;
+  const row = list.getBoundingClientRect();
+  const box = tile.getBoundingClientRect();
+  if (box.left < row.left) list.scrollLeft -= row.left - box.left + 8;
+  else if (box.right > row.right) list.scrollLeft += box.right - row.right + 8;
 }
 
-// Where a drop at (x, y) would put the dragged tile: {id, after} relative to a tile.
-function dropTarget(inst, x, y) {
-  const rects = inst.order.map((id) => ({ id, r: inst.tiles.get(id).tile.getBoundingClientRect() }));
-  if (!rects.length) return null;
-  let row = rects.filter(({ r }) => y >= r.top - 8 && y <= r.bottom + 8);
-  if (!row.length) {
-    let best = null;
-    let bestD = Infinity;
-    for (const o of rects) {
-      const dx = x < o.r.left ? o.r.left - x : x > o.r.right ? x - o.r.right : 0;
-      const dy = y < o.r.top ? o.r.top - y : y > o.r.bottom ? y - o.r.bottom : 0;
-      const dd = dx * dx + dy * dy;
-      if (dd < bestD) {
-        bestD = dd;
-        best = o;
-      }
-    }
-    row = rects.filter(({ r }) => Math.abs(r.top - best.r.top) < 4);
-  } else {
-    const top = row[0].r.top;
-    row = row.filter(({ r }) => Math.abs(r.top - top) < 4);
-  }
-  row.sort((a, b) => a.r.left - b.r.left);
-  for (const o of row) if (x < o.r.left + o.r.width / 2) return { id: o.id, after: false };
-  return { id: row[row.length - 1].id, after: true };
-}
-
-function orderAfterDrop(inst, dragId, target) {
-  if (!target || target.id === dragId) return inst.order.slice();
-  const rest = inst.order.filter((id) => id !== dragId);
-  const at = rest.indexOf(target.id) + (target.after ? 1 : 0);
-  rest.splice(at, 0, dragId);
-  return rest;
-}
-
+/**
+ * Assign the row's handlers (once per instance): buttons, keys and dragging.
+ * @param {Instance} inst
+ */
 function wire(inst) {
   const { root, list } = inst;
 
   root.onclick = (e) => {
-    const btn = e.target.closest ? e.target.closest("button") : null;
-    if (!btn || !root.contains(btn)) return;
+    const btn = e.target instanceof Element ? e.target.closest("button") : null;
+    if (!btn || !root.contains(btn) || !inst.items.size) return;
     const cfg = inst.cfg;
-    if (!cfg) return;
     const act = btn.getAttribute("data-act");
     if (act === "reset") return setOrder(inst, cfg.defaultOrder, "reset");
     if (act === "ideal") return cfg.idealOrder ? setOrder(inst, cfg.idealOrder, "ideal") : undefined;
     if (act === "shuffle") return setOrder(inst, shuffled(inst.order), "shuffle");
     const tile = tileOf(inst, btn);
-    if (!tile) return;
-    const id = tile.getAttribute("data-item-id");
+    const id = tile?.dataset.itemId;
+    if (!tile || !id || !inst.items.has(id)) return;
     if (btn.classList.contains("irl-move")) {
       if (btn.getAttribute("aria-disabled") === "true") return;
-      const dir = parseInt(btn.getAttribute("data-dir"), 10);
-      moveTo(inst, id, inst.order.indexOf(id) + dir, "button");
+      moveTo(inst, id, inst.order.indexOf(id) + Number(btn.dataset.dir), "button");
+      revealInRow(inst, tile);
       return;
     }
     if (btn.classList.contains("irl-edited-reset")) {
-      const judged = inst.items.get(id).rubric;
+      const judged = itemOf(inst, id).rubric;
       if (judged !== null) setGrade(inst, id, judged);
       return;
     }
@@ -649,126 +800,59 @@ function wire(inst) {
 
   list.onkeydown = (e) => {
     const tile = tileOf(inst, e.target);
-    const cfg = inst.cfg;
-    if (!tile || !cfg || e.ctrlKey || e.metaKey || e.altKey) return;
-    const id = tile.getAttribute("data-item-id");
-    const idx = inst.order.indexOf(id);
-    const last = inst.order.length - 1;
-    let handled = true;
-    const key = e.key;
-    if (e.shiftKey && (key === "ArrowLeft" || key === "ArrowUp")) moveTo(inst, id, idx - 1, "keyboard");
-    else if (e.shiftKey && (key === "ArrowRight" || key === "ArrowDown")) moveTo(inst, id, idx + 1, "keyboard");
-    else if (e.shiftKey && key === "Home") moveTo(inst, id, 0, "keyboard");
-    else if (e.shiftKey && key === "End") moveTo(inst, id, last, "keyboard");
-    else if (!e.shiftKey && (key === "ArrowLeft" || key === "ArrowUp")) focusTileAt(inst, idx - 1);
-    else if (!e.shiftKey && (key === "ArrowRight" || key === "ArrowDown")) focusTileAt(inst, idx + 1);
-    else if (!e.shiftKey && key === "Home") focusTileAt(inst, 0);
-    else if (!e.shiftKey && key === "End") focusTileAt(inst, last);
-    else if (cfg.editable && /^[0-9]$/.test(key) && parseInt(key, 10) <= cfg.maxGrade) setGrade(inst, id, parseInt(key, 10));
-    else if (cfg.editable && (key === "+" || key === "=")) setGrade(inst, id, (inst.grades[id] ?? 0) + 1);
-    else if (cfg.editable && (key === "-" || key === "_")) setGrade(inst, id, (inst.grades[id] ?? 0) - 1);
-    else handled = false;
-    if (handled) {
-      e.preventDefault();
-      e.stopPropagation();
-      if (e.shiftKey && key.startsWith("Arrow") || key === "Home" || key === "End") {
-        const f = focusedTile(inst);
-        if (f && f.scrollIntoView) f.scrollIntoView({ block: "nearest", inline: "nearest" });
-      }
-    }
-  };
-
-  list.ondragstart = (e) => {
-    const tile = tileOf(inst, e.target);
-    if (!tile || e.target !== tile) return;
-    inst.dragId = tile.getAttribute("data-item-id");
-    try {
-      e.dataTransfer.effectAllowed = "move";
-      e.dataTransfer.setData("text/plain", inst.items.get(inst.dragId).title);
-    } catch (_) {
-      /* some browsers refuse setData here; the drag still works */
-    }
-    setTimeout(() => {
-      if (inst.dragId && tile.isConnected) tile.classList.add("irl-dragging");
-      setClass(root, "irl-dragging-active", !!inst.dragId);
-    }, 0);
-  };
-
-  list.ondragover = (e) => {
-    if (!inst.dragId) return;
-    if (!inst.items.has(inst.dragId)) return endDrag(inst); // the tiles changed under the drag
+    const id = tile?.dataset.itemId;
+    if (!tile || !id || !inst.items.has(id) || inst.drag.active()) return;
+    const action = keyAction(e, {
+      index: inst.order.indexOf(id), count: inst.order.length, grade: inst.grades[id] ?? 0,
+      editable: inst.cfg.editable, maxGrade: inst.cfg.maxGrade,
+    });
+    if (!action) return;
     e.preventDefault();
-    if (e.dataTransfer) e.dataTransfer.dropEffect = "move";
-    const target = dropTarget(inst, e.clientX, e.clientY);
-    const changes = target && !sameList(orderAfterDrop(inst, inst.dragId, target), inst.order);
-    if (!changes) return clearDropMark(inst);
-    const refs = inst.tiles.get(target.id);
-    const cls = target.after ? "irl-drop-after" : "irl-drop-before";
-    if (inst.dropMark && inst.dropMark.el === refs.tile && inst.dropMark.cls === cls) return;
-    clearDropMark(inst);
-    refs.tile.classList.add(cls);
-    inst.dropMark = { el: refs.tile, cls };
+    e.stopPropagation();
+    if (action.kind === "grade") return setGrade(inst, id, action.grade);
+    if (action.kind === "focus") focusTileAt(inst, action.to);
+    else moveTo(inst, id, action.to, "keyboard");
+    const f = focusedTile(inst);
+    if (f) f.scrollIntoView({ block: "nearest", inline: "nearest" });
   };
 
-  list.ondragleave = (e) => {
-    if (!inst.dragId) return;
-    // relatedTarget is usually null for drag events: use the pointer position instead
-    const r = list.getBoundingClientRect();
-    const inside = e.clientX > r.left && e.clientX < r.right && e.clientY > r.top && e.clientY < r.bottom;
-    if (!inside) clearDropMark(inst);
-  };
-
-  list.ondrop = (e) => {
-    if (!inst.dragId) return;
-    e.preventDefault();
-    const id = inst.dragId;
-    if (!inst.items.has(id)) return endDrag(inst);
-    const next = orderAfterDrop(inst, id, dropTarget(inst, e.clientX, e.clientY));
-    endDrag(inst);
-    if (sameList(next, inst.order)) return;
-    const n = next.length;
-    const to = next.indexOf(id);
-    inst.order = next;
-    inst.dirty = true;
-    render(inst);
-    const refs = inst.tiles.get(id);
-    if (refs) refs.tile.focus({ preventScroll: true });
-    announce(inst, `${inst.items.get(id).title} moved to rank ${to + 1} of ${n}.${whereText(inst, to + 1)}`);
-    emit(inst, "drag", id);
-  };
-
-  list.ondragend = () => endDrag(inst);
+  inst.drag = attachDrag({
+    list,
+    order: () => inst.order,
+    tile: (id) => inst.tiles.get(id)?.tile,
+    onState: (dragging) => setClass(root, "irl-dragging-active", dragging),
+    drop: (id, next) => {
+      if (!inst.items.has(id)) return;
+      commitMove(inst, id, next, "drag");
+      inst.tiles.get(id)?.tile.focus({ preventScroll: true });
+    },
+  });
 }
 
-function endDrag(inst) {
-  clearDropMark(inst);
-  if (inst.dragId) {
-    const refs = inst.tiles.get(inst.dragId);
-    if (refs) refs.tile.classList.remove("irl-dragging");
-  }
-  inst.dragId = null;
-  inst.root.classList.remove("irl-dragging-active");
-}
-
-// ---------------------------------------------------------------- entry point
+// ---------------------------------------------------------------- entry points
 
 /**
  * A row of tiles drawn into ``parent`` by another component (the live region): ``onChange`` receives each
  * change the learner makes (the value this component would report as its ``change``).
  * @param {HTMLElement} parent
- * @param {(change: Record<string, unknown>) => void} onChange
- * @returns {{update: (data: object) => void}}
+ * @param {(change: Change) => void} onChange
+ * @returns {{update: (data: TilesData) => void}}
  */
 export function createTiles(parent, onChange) {
   const inst = createInstance(parent);
-  inst.setStateValue = (_name, value) => onChange(value);
+  inst.report = onChange;
   return { update(data) { receive(inst, data); } };
 }
 
-// Streamlit adds our stylesheet (tiles.css) to the shadow root beside this code; on a cold tab the tiles wait
-// for it, so that no tile is ever drawn unstyled.
+/**
+ * Streamlit adds our stylesheet (tiles.css) to the shadow root beside this code; on a cold tab the tiles wait
+ * for it, so that no tile is ever drawn unstyled.
+ * @param {Node} node
+ * @returns {Promise<unknown>}
+ */
 function stylesReady(node) {
   const root = node.getRootNode();
+  /** @type {HTMLLinkElement[]} */
   const links = root instanceof ShadowRoot ? Array.from(root.querySelectorAll('link[rel="stylesheet"]')) : [];
   const pending = links.filter((link) => !link.sheet);
   return Promise.all(pending.map((link) => new Promise((resolve) => {
@@ -777,6 +861,7 @@ function stylesReady(node) {
   })));
 }
 
+/** @param {import("../types.js").ComponentArgs<TilesData> & {parentElement: {__irlTiles?: Instance}}} component */
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   let inst = parentElement.__irlTiles;
@@ -784,7 +869,8 @@ export default function (component) {
     inst = createInstance(parentElement);
     parentElement.__irlTiles = inst;
   }
-  inst.setStateValue = setStateValue;
+  inst.report = (change) => setStateValue("change", change);
   inst.latest = data;
-  stylesReady(parentElement).then(() => { if (inst.latest === data) receive(inst, data); });
+  const current = inst;
+  stylesReady(parentElement).then(() => { if (current.latest === data) receive(current, data); });
 }

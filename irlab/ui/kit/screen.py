@@ -1,5 +1,8 @@
 """A chapter's screen (:mod:`irlab.walkthrough.screens`) as the blocks the live-region component draws.
 
+Shared by every product that shows a chapter's state: the walkthrough's live region, and a class's
+projector showing the state a question is about.
+
 What the core's screen cannot know lives here: where the pictures are served from, which tile change
 the server has seen (so the browser never shows an older order), each headline number's change since
 the learner's previous move, and which "Try this" steps the learner has already done (both kept in the
