@@ -1,0 +1,75 @@
+"""The live region redraws only what changed: untouched numbers keep their nodes, unchanged charts are not redrawn."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+WATCH = """() => {
+  window.__irlMutated = new Set();
+  const values = Array.from(document.querySelectorAll('[data-testid="irl-metric"]'));
+  for (const box of values) {
+    const label = box.querySelector('[data-testid="irl-metric-label"]').textContent;
+    new MutationObserver(() => window.__irlMutated.add(label))
+      .observe(box.querySelector('[data-testid="irl-metric-value"]'), {childList: true, characterData: true,
+                                                                       subtree: true});
+  }
+  window.__irlChartsBefore = window.__irlChartDraws.count;
+}"""
+
+
+def test_a_move_in_one_query_touches_only_the_numbers_it_changes(app_page):
+    """MRR: moving the dark cat to rank 1 of "dark cat" changes RR · dark cat and MRR; the other two RRs stay."""
+    app_page.open("mrr")
+    app_page.metric("MRR")
+    app_page.page.evaluate(WATCH)
+    row = 2  # the third query, "dark cat"
+    tiles = app_page.tiles(row)
+    dark = app_page.page.locator('[data-testid="irl-list"]').nth(row).locator('[data-testid="irl-tile"][data-item-id="4"]')
+    dark.focus()
+    app_page.page.keyboard.press("Shift+Home")
+    app_page.wait_for_metric("RR · dark cat", "1")
+    app_page.wait_for_metric("MRR", "0.8333")
+    assert tiles.count() == 8
+    mutated = set(app_page.page.evaluate("Array.from(window.__irlMutated)"))
+    assert mutated == {"RR · dark cat", "MRR"}, mutated
+
+
+def test_a_move_that_changes_no_number_and_no_curve_touches_neither(app_page):
+    """Recall & precision at K = 2: pictures 4 and 5 are both relevant, so swapping them (ranks 4 and 5) changes the
+    order on screen and in the link, but no number and no point of either curve: the numbers' nodes are not
+    touched and the chart is not drawn again."""
+    app_page.open("recall-precision")
+    app_page.metric("Recall@2")
+    app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 1")
+    app_page.page.wait_for_timeout(500)
+    app_page.page.evaluate(WATCH)
+    picture = app_page.page.locator('[data-testid="irl-tile"][data-item-id="4"]')
+    picture.focus()
+    app_page.page.keyboard.press("Shift+ArrowRight")
+    app_page.wait_for_order(["1", "2", "3", "5", "4", "6", "7", "8"])
+    app_page.page.wait_for_function("() => window.location.search.includes('order=1%2C2%2C3%2C5%2C4')")
+    app_page.ready()
+    app_page.page.wait_for_timeout(800)  # the server's answer has arrived and been drawn
+    assert app_page.metrics() == {"Recall@2": "0.25", "Precision@2": "0.5"}
+    assert app_page.page.evaluate("Array.from(window.__irlMutated)") == []
+    assert app_page.page.evaluate("window.__irlChartDraws.count - window.__irlChartsBefore") == 0
+
+
+def test_a_move_that_changes_the_curves_redraws_the_chart_once(app_page):
+    """The counter itself can fail: moving a relevant picture to rank 1 changes Recall@1, so the chart is drawn once
+    more, and only once."""
+    app_page.open("recall-precision")
+    app_page.metric("Recall@2")
+    app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 1")
+    app_page.page.wait_for_timeout(500)
+    app_page.page.evaluate(WATCH)
+    picture = app_page.page.locator('[data-testid="irl-tile"][data-item-id="2"]')
+    picture.focus()
+    app_page.page.keyboard.press("Shift+Home")
+    app_page.wait_for_order(["2", "1", "3", "4", "5", "6", "7", "8"])
+    app_page.page.wait_for_function("() => window.__irlChartDraws.count - window.__irlChartsBefore >= 1")
+    app_page.ready()
+    app_page.page.wait_for_timeout(800)
+    assert app_page.page.evaluate("window.__irlChartDraws.count - window.__irlChartsBefore") == 1
