@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,6 +24,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LAPTOP = {"width": 1280, "height": 800}
 PROJECTOR = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+"""A phone's screen (CSS px); open it with ``has_touch=True, is_mobile=True`` so the page sees a finger."""
+HOLD_MS = 250
+"""How long a finger holds a tile before it lifts (``HOLD_MS`` in irlab/ui/components/tiles/drag.js)."""
 
 
 def need_chromium() -> None:
@@ -54,13 +58,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(port: int | None = None, timeout: float = 60.0) -> Iterator[str]:
-    """Serve the app on localhost and yield its base URL; stop the whole process group afterwards."""
+def running_app(port: int | None = None, timeout: float = 60.0, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Serve the app on localhost and yield its base URL; stop the whole process group afterwards.
+
+    ``env``: variables to set for the server (budgets, the class store's URL, ...), on top of this process's.
+    """
     port = port or free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -112,8 +120,9 @@ def wait_for_app(page, timeout: float = 30_000) -> None:
 def drag_tile(page, source, target, *, after: bool = True, steps: int = 8) -> None:
     """A real mouse drag of tile ``source`` onto ``target`` (dropped after it, or before).
 
-    HTML5 drag and drop starts only once Chromium has handled the press and the pointer then
-    moves a little with the button down; moving in the same instant as the press starts nothing.
+    The tiles drag with pointer events (irlab/ui/components/tiles/drag.js): a press becomes a drag once
+    the pointer moves a few pixels with the button down. The pause after the press lets Chromium handle
+    it first, as a hand would.
     """
     source.scroll_into_view_if_needed()
     box, goal = source.bounding_box(), target.bounding_box()
@@ -123,6 +132,49 @@ def drag_tile(page, source, target, *, after: bool = True, steps: int = 8) -> No
     page.mouse.move(box["x"] + box["width"] / 2 + 10, box["y"] + box["height"] / 2 + 10, steps=2)
     page.mouse.move(goal["x"] + goal["width"] * (0.8 if after else 0.2), goal["y"] + goal["height"] / 2, steps=steps)
     page.mouse.up()
+
+
+@contextlib.contextmanager
+def finger(page) -> Iterator[Callable[..., None]]:
+    """A finger on ``page``: yields ``touch(kind, x=0, y=0, at=None)``, which sends one touch event
+    (``touchStart``, ``touchMove``, ``touchEnd``, ``touchCancel``) through the DevTools Protocol (Playwright taps
+    but has no touch drag). Chromium turns them into pointer events with pointerType "touch". ``at`` is the
+    event's time (seconds since the epoch; default: now), for gestures whose speed matters on a busy machine.
+    One gesture, one session: the touch in progress belongs to the session."""
+    session = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float = 0, y: float = 0, at: float | None = None) -> None:
+        points = [] if kind in ("touchEnd", "touchCancel") else [{"x": x, "y": y}]
+        event = {"type": kind, "touchPoints": points} | ({} if at is None else {"timestamp": at})
+        session.send("Input.dispatchTouchEvent", event)
+
+    try:
+        yield touch
+    finally:
+        session.detach()
+
+
+def press_and_hold(page, touch: Callable[..., None], x: float, y: float) -> None:
+    """Put a finger down at (x, y) on a tile and hold it there until the tile lifts (at least ``HOLD_MS``;
+    longer when the page is busy, so a test never moves the finger early and scrolls instead)."""
+    touch("touchStart", x, y)
+    page.wait_for_timeout(HOLD_MS)
+    page.locator(".irl-lifted").wait_for(timeout=10_000)
+
+
+def touch_drag_tile(page, source, target, *, after: bool = True, steps: int = 10) -> None:
+    """A finger's drag of tile ``source`` onto ``target`` (dropped after it, or before): press, hold until the
+    tile lifts, move, lift the finger. Both tiles must be on screen (a phone's row scrolls sideways)."""
+    source.scroll_into_view_if_needed()
+    box, goal = source.bounding_box(), target.bounding_box()
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x1, y1 = goal["x"] + goal["width"] * (0.8 if after else 0.2), goal["y"] + goal["height"] / 2
+    with finger(page) as touch:
+        press_and_hold(page, touch, x0, y0)
+        for step in range(1, steps + 1):
+            touch("touchMove", x0 + (x1 - x0) * step / steps, y0 + (y1 - y0) * step / steps)
+            page.wait_for_timeout(16)
+        touch("touchEnd")
 
 
 METRICS_JS = """() => Object.fromEntries([

@@ -15,6 +15,7 @@ import streamlit as st
 from irlab.errors import ValidationError
 from irlab.exercises import (
     BUILTIN_NAMES,
+    MAX_FILE_BYTES,
     Exercise,
     Feedback,
     check_answer,
@@ -29,6 +30,7 @@ from irlab.exercises.text import count_noun
 from irlab.explain.formula import format_number
 from irlab.ui.exercises import view
 from irlab.ui.kit.markdown import escape_markdown
+from irlab.ui.shell.budgets import forget_upload
 
 OPENED = "irlab.practice.opened"
 ATTEMPTS = "irlab.practice.attempts"
@@ -105,6 +107,12 @@ def _on_link() -> None:
 def _on_upload() -> None:
     uploaded = st.session_state.get(W + "upload")
     if uploaded is None:
+        return
+    if uploaded.size > MAX_FILE_BYTES:  # checked here, on the server: the uploader's limit is the browser's
+        forget_upload(uploaded)
+        st.session_state.setdefault(NOTICES, []).append(
+            f"Could not open {uploaded.name}: the file is {uploaded.size:,} bytes; an exercise file is at most "
+            f"{MAX_FILE_BYTES:,} bytes. The exercise on the page is unchanged.")
         return
     try:
         exercise = parse_exercise(uploaded.getvalue())

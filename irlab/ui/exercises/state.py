@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from irlab.errors import ValidationError
-from irlab.exercises import BUILTIN_NAMES, Exercise, builtin_exercise, parse_exercise
+from irlab.exercises import BUILTIN_NAMES, MAX_FILE_BYTES, Exercise, builtin_exercise, parse_exercise
 from irlab.exercises.drafts import (
     TABLES,
     Draft,
@@ -34,6 +34,7 @@ from irlab.exercises.drafts import (
     set_ranking,
 )
 from irlab.ui.components.tiles import unseen_change
+from irlab.ui.shell.budgets import forget_upload
 
 DRAFT = "irlab.builder.draft"
 VALID = "irlab.builder.valid"
@@ -179,6 +180,10 @@ def on_upload() -> None:
     uploaded = st.session_state.get(UPLOAD_KEY)
     if uploaded is None:
         st.session_state.pop(UPLOAD_ERROR, None)
+    elif uploaded.size > MAX_FILE_BYTES:  # checked here, on the server: the uploader's limit is the browser's
+        st.session_state[UPLOAD_ERROR] = (uploaded.name, f"the file is {uploaded.size:,} bytes; an exercise file "
+                                                         f"is at most {MAX_FILE_BYTES:,} bytes")
+        forget_upload(uploaded)
     else:
         load_file(uploaded.name, uploaded.getvalue())
 

@@ -17,6 +17,7 @@ import streamlit as st
 
 from irlab.scenarios.art import picture_svg
 from irlab.ui.kit.markdown import escape_markdown
+from irlab.ui.shell.budgets import install_upload_budget
 from irlab.ui.shell.pages import SECTIONS
 from irlab.ui.shell.presentation import presenting
 from irlab.ui.shell.style import BASE_CSS
@@ -44,6 +45,7 @@ def navigation():
     sidebar = "collapsed" if presenting() else "auto"
     st.set_page_config(page_title="IR Lab", page_icon=picture_svg("white-cat-in-box"), layout="wide",
                        initial_sidebar_state=sidebar)
+    install_upload_budget()  # once per process: every upload is checked against the session's budget
     st.session_state[RAN_APP] = True
     if PAGES not in st.session_state:
         st.session_state[PAGES] = app_pages()
