@@ -9,7 +9,9 @@ Commands (EXERCISE is a file path or ``builtin:NAME``, NAME one of the shipped e
     python -m irlab exercise variants EXERCISE --count N --format notebook|worksheet|answers|csv
                                       [--first-seed 1] [--html | --markdown] [--solutions] -o DIR
     python -m irlab exercise link EXERCISE
-    python -m irlab exercise grade EXERCISE SUBMISSION... [-o gradebook.csv] [--timeout S] [--memory MB]
+    python -m irlab exercise roster EXERCISE --students IDS (--secret-file F | --secret-env NAME) -o DIR
+    python -m irlab exercise grade EXERCISE SUBMISSION... [-o gradebook.csv] [--roster CSV] [--feedback DIR]
+                                  [--jobs N] [--timeout S] [--cell-timeout S] [--call-timeout S] [--memory MB]
     python -m irlab exercise schema
 
 ``validate`` lists every problem of a file's shape at once (one ``error:`` line each, with the field
@@ -47,6 +49,7 @@ from irlab.exercises.examples import BUILTIN_NAMES, BUILTIN_PREFIX, load_exercis
 from irlab.exercises.links import exercise_to_link
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import exercise_notebook, notebook_text
+from irlab.exercises.printable import printable
 from irlab.exercises.variants import make_variant
 from irlab.exercises.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
 
@@ -61,7 +64,8 @@ examples:
   python -m irlab exercise export {BUILTIN_PREFIX}ndcg-exercise --format notebook --solutions -o ndcg-solutions.ipynb
   python -m irlab exercise export {BUILTIN_PREFIX}cats-in-boxes --format answers --html -o cats-answers.html
   python -m irlab exercise variants {BUILTIN_PREFIX}ndcg-exercise --count 30 --format notebook -o variants/
-  python -m irlab exercise grade {BUILTIN_PREFIX}ndcg-exercise submissions/ -o gradebook.csv
+  python -m irlab exercise roster {BUILTIN_PREFIX}ndcg-exercise --students ids.txt --secret-env IRLAB_SECRET -o class/
+  python -m irlab exercise grade {BUILTIN_PREFIX}ndcg-exercise submissions/ -o gradebook.csv --roster class/roster.csv
 
 formats: notebook (Jupyter, checked by ipytest; --solutions for the completed one), worksheet (questions,
 data, blanks), answers (answer key with full breakdowns), csv (answer key for a learning platform).
@@ -108,21 +112,51 @@ def register(commands: argparse._SubParsersAction) -> None:
     schema = actions.add_parser("schema", help="print the exercise format as a JSON Schema")
     schema.set_defaults(run=_schema)
 
+    roster = actions.add_parser(
+        "roster", help="make a class roster (a seed per student, from a secret) and one notebook per student",
+        description="Derive each student's seed from the student id and a secret (HMAC-SHA256), write roster.csv "
+                    "and one notebook per student (the student id in its metadata), and the answer key of all "
+                    "their variants. The secret is never printed; keep it to make the same roster again.")
+    roster.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
+    roster.add_argument("--students", metavar="IDS", required=True,
+                        help="a file of student ids, one a line (or a CSV file with a 'student' column)")
+    secret = roster.add_mutually_exclusive_group(required=True)
+    secret.add_argument("--secret-file", metavar="FILE", help="a file holding the secret (16 bytes or more)")
+    secret.add_argument("--secret-env", metavar="NAME", help="the environment variable holding the secret")
+    roster.add_argument("--solutions", action="store_true", help="write the completed notebooks")
+    roster.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write into")
+    roster.set_defaults(run=_roster)
+
     grade = actions.add_parser(
         "grade", help="grade completed notebooks and answers files; write a gradebook and print a class summary",
-        description="Grade a class: each notebook runs in its own process (time and memory limits, a temporary "
-                    "folder, an empty environment; see docs/grading.md for what this does not protect against), "
-                    "each against the student's own variant (the seed is read from the submission).")
+        description="Grade a class: each notebook runs in boxes of its own (time, memory and process limits, a "
+                    "temporary folder, an empty environment, namespaces and a cgroup where the machine allows; "
+                    "docs/grading.md says what each protects against and what not), each against the student's "
+                    "own variant (the seed is read from the submission, or from the roster).")
     grade.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
     grade.add_argument("submissions", nargs="+", metavar="SUBMISSION",
                        help="completed .ipynb notebooks, answers files (.json) from the Practise page, or folders")
     grade.add_argument("-o", "--output", metavar="CSV", help="write the gradebook here (default: standard output)")
+    grade.add_argument("--roster", metavar="CSV",
+                       help="a roster (student,seed) from 'irlab exercise roster': each submission is graded on its "
+                            "student's variant, and a seed, fingerprint or student id that does not match is flagged")
+    grade.add_argument("--feedback", metavar="DIR", help="write one Markdown feedback file per submission here")
+    grade.add_argument("--jobs", type=_between(1, 32), default=1, help="notebooks graded at a time (default 1)")
     grade.add_argument("--timeout", type=_between(5, 3600), default=180,
-                       help="seconds one notebook may take in all (default 180)")
+                       help="seconds the notebook run may take in all (default 180)")
     grade.add_argument("--cell-timeout", type=_between(1, 600), default=30,
                        help="seconds one cell may take (default 30)")
-    grade.add_argument("--memory", type=_between(512, 65536), default=2048,
-                       help="MB of memory one notebook may use (default 2048)")
+    grade.add_argument("--call-timeout", type=_between(1, 600), default=10,
+                       help="seconds one question may take: defining the functions and calling them (default 10)")
+    grade.add_argument("--memory", type=_between(1024, 65536), default=2048,
+                       help="MB of address space for each process (a Jupyter kernel reserves about 800), and of "
+                            "memory for all of a notebook's processes together where a cgroup is available "
+                            "(default 2048)")
+    grade.add_argument("--processes", type=_between(32, 4096), default=128,
+                       help="processes and threads a notebook may have at once (default 128)")
+    grade.add_argument("--sandbox", choices=("auto", "basic"), default="auto",
+                       help="auto: every layer this machine allows (the default); basic: only the layers every "
+                            "Linux machine has (to see what docs/grading.md says about them)")
     grade.set_defaults(run=_grade)
 
 
@@ -169,8 +203,8 @@ def _validate(args: argparse.Namespace) -> int:
         problems = _all_problems(args.exercise)
         if len(problems) <= 1:
             raise
-        for path, message in problems:
-            print(f"error: {args.exercise}: {path}: {' '.join(message.split())}", file=sys.stderr)
+        for problem in problems:
+            print(f"error: {args.exercise}: {' '.join(str(problem).split())}", file=sys.stderr)
         raise SystemExit(EXIT_ERROR) from first
     counts = [_plural(len(exercise.items), "item"), _plural(len(exercise.queries), "query", "queries"),
               _plural(len(exercise.systems), "system"), _plural(len(exercise.questions), "question")]
@@ -248,15 +282,14 @@ def _variants(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _all_problems(source: str) -> list[tuple[str, str]]:
-    """Every problem of a file that parses as JSON ([] when it does not: the reader's message says why)."""
-    import json
-
-    from irlab.exercises.schema import exercise_problems
+def _all_problems(source: str) -> list[ValidationError]:
+    """Every problem of a file that reads as JSON ([] when it does not: the reader's message says why). The file
+    is read as the reader reads it (size, depth and syntax checked first), so no file can crash the listing."""
+    from irlab.exercises.format import exercise_problems, read_exercise_json
 
     try:
-        data = json.loads(Path(source).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_exercise_json(source)
+    except ValidationError:
         return []
     return exercise_problems(data)
 
@@ -268,28 +301,94 @@ def _schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _roster(args: argparse.Namespace) -> int:
+    from irlab.exercises.feedback import write_atomically
+    from irlab.exercises.roster import file_stem, make_roster, read_secret, read_students, roster_csv
+
+    exercise = load_exercise_source(args.exercise)
+    try:
+        students = read_students(Path(args.students).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise CliError(f"cannot read the student ids from {args.students}: {error}") from None
+    roster = make_roster(read_secret(file=args.secret_file, variable=args.secret_env), students)
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"{folder} is a file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = source_stem(args.exercise)
+    width, used, variants = len(str(len(roster))), set(), []
+    for number, (student, seed) in enumerate(roster.items(), start=1):
+        variant = make_variant(exercise, seed)
+        variants.append(variant)
+        name, suffix = f"{stem}-{file_stem(student)}", 2
+        while name in used:  # two ids that differ only in characters a file name cannot hold
+            name, suffix = f"{stem}-{file_stem(student)}-{suffix}", suffix + 1
+        used.add(name)
+        path = folder / f"{name}{'-solutions' if args.solutions else ''}.ipynb"
+        write_atomically(path, notebook_text(exercise_notebook(variant, solutions=args.solutions, student=student)))
+        print(f"[{number:>{width}}/{len(roster)}] {printable(student)} -> {path}", flush=True)
+    write_atomically(folder / "roster.csv", roster_csv(roster))
+    write_atomically(folder / f"{stem}-answer-key.csv", answer_key_csv(variants))
+    print(f"roster of {len(roster)} students -> {folder / 'roster.csv'}; answer key -> "
+          f"{folder / (stem + '-answer-key.csv')}")
+    return EXIT_OK
+
+
+EXIT_NOTHING_GRADED = 1
+"""``grade`` ran, but not one submission could be graded (the gradebook says why for each)."""
+
+
 def _grade(args: argparse.Namespace) -> int:
-    from irlab.exercises.grading import Limits, class_summary, grade_all, gradebook_csv, submission_files
+    from irlab.exercises.feedback import write_atomically, write_feedback
+    from irlab.exercises.grading import (
+        Limits,
+        class_summary,
+        grade_all,
+        gradebook_csv,
+        notebook_grading_problem,
+        submission_files,
+    )
+    from irlab.exercises.roster import read_roster
+    from irlab.exercises.sandbox import BASIC, detect_isolation
 
     exercise = load_exercise_source(args.exercise)
     files = submission_files(args.submissions)
     if not files:
         raise CliError("no submissions found (.ipynb or .json files, or folders holding them)")
-    limits = Limits(cell_seconds=args.cell_timeout, total_seconds=args.timeout, memory_mb=args.memory)
+    roster = None
+    if args.roster is not None:
+        try:
+            roster = read_roster(Path(args.roster).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise CliError(f"cannot read the roster {args.roster}: {error}") from None
+    isolation = BASIC if args.sandbox == "basic" else detect_isolation()
+    if any(path.suffix == ".ipynb" for path in files):
+        if problem := notebook_grading_problem():
+            raise CliError(problem)
+        print(f"sandbox: {isolation.describe()}", file=sys.stderr, flush=True)
+    limits = Limits(cell_seconds=args.cell_timeout, call_seconds=args.call_timeout, total_seconds=args.timeout,
+                    memory_mb=args.memory, processes=args.processes)
     width = len(str(len(files)))
 
-    def progress(done: int, total: int, name: str) -> None:
+    def progress(done: int, total: int, name: str) -> None:  # name: made printable by grade_all
         print(f"[{done:>{width}}/{total}] {name}", file=sys.stderr, flush=True)
 
-    rows = grade_all(exercise, files, limits, progress)
-    book = gradebook_csv(exercise, rows)
+    rows = grade_all(exercise, files, limits, progress, roster=roster, isolation=isolation, jobs=args.jobs)
+    book = gradebook_csv(exercise, rows)  # every process of every submission has ended by now
     if args.output in (None, "-"):
         sys.stdout.write(book)
         sys.stderr.write(class_summary(exercise, rows))
     else:
-        Path(args.output).write_text(book, encoding="utf-8")
+        write_atomically(Path(args.output), book)
         sys.stdout.write(class_summary(exercise, rows))
         print(f"gradebook -> {args.output}")
+    if args.feedback is not None:
+        written = write_feedback(Path(args.feedback), exercise, rows)
+        print(f"{len(written)} feedback files -> {args.feedback}", file=sys.stderr)
+    if not any(row.status == "graded" for row in rows):
+        print(f"error: none of the {len(rows)} submissions could be graded (the gradebook's status column says why)",
+              file=sys.stderr)
+        return EXIT_NOTHING_GRADED
     return EXIT_OK
 
 

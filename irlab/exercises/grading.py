@@ -3,23 +3,26 @@
 A submission is either
 
 * a notebook exported by IR Lab and completed by the student: its metadata names the exercise
-  (fingerprint) and the variant seed. It runs in a process of its own (:mod:`grade_worker`) with a
-  time limit, a memory limit, a temporary working folder and a clean environment; a grading cell
-  calls the student's functions on every question and the values are checked like answers typed on
-  the Practise page (same tolerance, same named mistakes);
+  (fingerprint), the variant seed and, with a roster, the student. It is graded in two steps,
+  each in a box of its own (:mod:`irlab.exercises.sandbox`):
+
+  1. **the notebook runs** (:mod:`irlab.exercises.grade_worker`: a Jupyter kernel, every code
+     cell but IR Lab's check cells, a time limit per cell, the kernel restarted when a cell
+     ignores the interrupt). This only finds out which cells ran out of time; nothing it reports
+     is a value;
+  2. **the functions are called** (:mod:`irlab.exercises.call_worker`), after every process of
+     step 1 has ended: a clean interpreter gets IR Lab's own setup and data and the student's
+     cells (not the ones that ran out of time), defines what they define and calls each
+     question's function, one question per process, on IR Lab's copy of the data. Each value is
+     then checked here, in the grader, like an answer typed on the Practise page (same tolerance,
+     same named mistakes): the expected values never enter a process that runs student code.
+
 * an answers file downloaded from the Practise page (:func:`answers_file`): the typed answers, with
   the exercise's fingerprint and seed.
 
-Every submission gets a row, also one that cannot be graded (not JSON, empty, from another exercise,
-timed out, out of memory), with the reason; nothing one submission does stops the others.
-
-What the sandbox protects against: endless loops and slow code (per-cell and per-call time limits,
-a wall-clock limit for the whole notebook), memory exhaustion (an address-space limit), files
-written outside a temporary folder by accident (the working folder is temporary, ``HOME`` points
-into it), secrets in environment variables (the environment is emptied). What it does not: the
-student's code runs with your user's rights, so it can read files you can read, open network
-connections and, on purpose, write anywhere you can. For submissions you do not trust, run the
-command in a container or a throwaway virtual machine (docs/grading.md).
+Every submission gets a row, also one that cannot be graded (not JSON, empty, from another exercise),
+with the reason; nothing one submission does stops the others, and a row is made only once every
+process of its submission is gone. docs/grading.md states what the boxes protect against and what not.
 
 >>> from irlab.exercises.examples import builtin_exercise
 >>> ex = builtin_exercise("ndcg-exercise")
@@ -30,28 +33,38 @@ command in a container or a throwaway virtual machine (docs/grading.md).
 
 from __future__ import annotations
 
-import csv
-import io
+import importlib.util
 import json
-import os
-import resource
-import shutil
-import signal
-import subprocess
+import re
 import sys
-import tempfile
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from irlab.errors import ValidationError
-from irlab.exercises import grade_worker
+from irlab.exercises import call_worker, grade_worker
 from irlab.exercises.answers import check_answer
 from irlab.exercises.format import fingerprint
+from irlab.exercises.gradebook import class_summary, gradebook_csv
 from irlab.exercises.model import Exercise
-from irlab.exercises.notebook import GRADE_MARK, POINTS_PER_QUESTION, grading_code
+from irlab.exercises.notebook import (
+    CHECK_CELL_PREFIX,
+    DATA_CELLS,
+    POINTS_PER_QUESTION,
+    data_cell_sources,
+    grading_calls,
+    grading_preamble,
+)
+from irlab.exercises.printable import printable
+from irlab.exercises.roster import check_student_id, roster_check
+from irlab.exercises.sandbox import BoxLimits, Isolation, detect_isolation, protect_grader, run_in_box
 from irlab.exercises.variants import make_variant
+
+__all__ = ["Limits", "QuestionGrade", "Submission", "answers_file", "class_summary", "grade_all",
+           "grade_answers_file", "grade_file", "grade_submission", "gradebook_csv", "notebook_grading_problem",
+           "submission_files"]
 
 ANSWERS_FORMAT = "irlab-answers"
 ANSWERS_VERSION = 1
@@ -59,14 +72,28 @@ MAX_SUBMISSION_BYTES = 20 * 2**20
 """Notebooks with big outputs are a few MB; more is not a submission."""
 
 
+class GradingUnavailable(ValidationError):
+    """Notebooks cannot be graded on this machine (a module or the Python kernel is missing)."""
+
+
 @dataclass(frozen=True)
 class Limits:
-    """What one notebook may use: seconds per cell and per function call, seconds in all, memory."""
+    """What one notebook may use.
+
+    ``cell_seconds`` per cell of the notebook run, then ``grace_seconds`` for an interrupted cell
+    to stop before its kernel is restarted; ``call_seconds`` per question (defining the functions
+    and calling them); ``total_seconds`` for the notebook run; ``memory_mb`` per process and, where
+    a cgroup is available, for all of a box's processes together; ``processes`` (processes and
+    threads) per box.
+    """
 
     cell_seconds: int = 30
     call_seconds: int = 10
     total_seconds: int = 180
     memory_mb: int = 2048
+    processes: int = 128
+    grace_seconds: float = 3.0
+    startup_seconds: int = 60
 
 
 @dataclass(frozen=True)
@@ -80,176 +107,407 @@ class QuestionGrade:
 
 @dataclass(frozen=True)
 class Submission:
-    """One row of the gradebook: the file, the seed, each question's points, the total, or why not graded."""
+    """One row of the gradebook.
+
+    The file, the student id (from the submission), the seed it is graded with, the status
+    (``graded`` or why not), each question's points; ``errors``: what went wrong in the
+    notebook itself (a cell's SyntaxError, a cell that ran out of time); ``flags``: what does not
+    match the roster, and duplicates.
+    """
 
     file: str
     kind: str
     seed: int | None
     status: str
     grades: tuple[QuestionGrade, ...] = field(default_factory=tuple)
+    student: str = ""
+    errors: tuple[str, ...] = field(default_factory=tuple)
+    flags: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def total(self) -> int:
         return sum(g.points for g in self.grades)
 
 
-def answers_file(exercise: Exercise, answers: Mapping[str, str]) -> str:
+def answers_file(exercise: Exercise, answers: Mapping[str, str], student: str | None = None) -> str:
     """The answers a student typed on the Practise page, as a file the grade command reads."""
-    return json.dumps({"format": ANSWERS_FORMAT, "version": ANSWERS_VERSION, "exercise": fingerprint(exercise),
-                       "seed": exercise.seed, "title": exercise.title,
-                       "answers": {q.id: str(answers[q.id]) for q in exercise.questions if q.id in answers}},
-                      indent=2, ensure_ascii=False) + "\n"
+    data = {"format": ANSWERS_FORMAT, "version": ANSWERS_VERSION, "exercise": fingerprint(exercise),
+            "seed": exercise.seed, "title": exercise.title,
+            "answers": {q.id: str(answers[q.id]) for q in exercise.questions if q.id in answers}}
+    if student is not None:
+        data["student"] = check_student_id(student)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def _variant(exercise: Exercise, seed: object, stamp: object) -> tuple[Exercise | None, int | None, str]:
-    """The student's variant, or the reason it cannot be found."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        return None, None, f"the seed {seed!r} is not a whole number >= 0"
-    variant = make_variant(exercise, seed) if seed is not None else exercise
-    if stamp != fingerprint(variant):
-        return None, seed, ("made from another exercise or an edited one (its fingerprint does not match "
-                            f"{'variant ' + str(seed) if seed is not None else 'the exercise'} of this one)")
-    return variant, seed, ""
+# ---------------------------------------------------------------------------------------------
+# Which variant: the submission's claim, checked against the exercise and the roster
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Claim:
+    """Who a submission says it is from and which variant it says it is; what is graded, and what is flagged."""
+
+    variant: Exercise | None
+    seed: int | None
+    problem: str
+    student: str
+    flags: tuple[str, ...]
+    claimed: Exercise | None = None
+
+
+def _claim(exercise: Exercise, seed: object, stamp: object, student: object,
+           roster: Mapping[str, int] | None) -> _Claim:
+    """The variant a submission is graded on.
+
+    Without a roster (or for a student it does not list): the variant its seed names, if its
+    fingerprint is that variant's. With a roster: the listed student's own variant, if the
+    fingerprint is that variant's or the one its seed names (a notebook relabelled with another
+    student's seed and fingerprint is graded on its student's variant, and flagged).
+    """
+    flags: list[str] = []
+    name = ""
+    if student is not None:
+        try:
+            name = check_student_id(student)
+        except ValidationError:
+            flags.append("the student id in the submission is not valid")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+        return _Claim(None, None, f"the seed {printable(repr(seed), 60)} is not a whole number >= 0", name,
+                      tuple(flags))
+    claimed = make_variant(exercise, seed) if seed is not None else exercise
+    graded_seed = seed
+    if roster is not None:
+        graded_seed, roster_flags = roster_check(roster, name or None, seed)
+        flags += roster_flags
+    variant = claimed if graded_seed == seed else make_variant(exercise, graded_seed)
+    if stamp not in (fingerprint(claimed), fingerprint(variant)):
+        return _Claim(None, seed, "made from another exercise or an edited one (its fingerprint does not match "
+                      f"{'variant ' + str(seed) if seed is not None else 'the exercise'} of this one)", name,
+                      tuple(flags))
+    return _Claim(variant, graded_seed, "", name, tuple(flags), claimed)
 
 
 def _score(variant: Exercise, question_id: str, answer: object, problem: str = "") -> QuestionGrade:
     if problem or answer is None:
-        return QuestionGrade(question_id, 0, None, problem=problem or "no answer")
+        return QuestionGrade(question_id, 0, None, problem=printable(problem or "no answer"))
     feedback = check_answer(variant, question_id, answer)
     mistake = feedback.mistake.mistake.name if feedback.mistake is not None else ""
     return QuestionGrade(question_id, POINTS_PER_QUESTION if feedback.correct else 0, feedback.answer, mistake,
-                         feedback.problem or "")
+                         printable(feedback.problem or ""))
 
 
-def grade_answers_file(exercise: Exercise, text: str, name: str) -> Submission:
+def grade_answers_file(exercise: Exercise, text: str, name: str, roster: Mapping[str, int] | None = None
+                       ) -> Submission:
     """Grade an answers file (see :func:`answers_file`)."""
+    name = printable(name)
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return Submission(name, "answers", None, "not JSON")
     if not isinstance(data, dict) or data.get("format") != ANSWERS_FORMAT:
         return Submission(name, "answers", None, "not an IR Lab answers file")
-    variant, seed, problem = _variant(exercise, data.get("seed"), data.get("exercise"))
-    if variant is None:
-        return Submission(name, "answers", seed, problem)
+    claim = _claim(exercise, data.get("seed"), data.get("exercise"), data.get("student"), roster)
+    if claim.variant is None:
+        return Submission(name, "answers", claim.seed, claim.problem, student=claim.student, flags=claim.flags)
     answers = data.get("answers") if isinstance(data.get("answers"), dict) else {}
-    grades = tuple(_score(variant, q.id, answers.get(q.id)) for q in variant.questions)
-    return Submission(name, "answers", seed, "graded", grades)
+    grades = tuple(_score(claim.variant, q.id, answers.get(q.id)) for q in claim.variant.questions)
+    return Submission(name, "answers", claim.seed, "graded", grades, claim.student, flags=claim.flags)
 
 
-def grade_notebook(exercise: Exercise, path: Path, limits: Limits = Limits()) -> Submission:
-    """Run a completed notebook in a sandboxed process and grade what its functions return."""
-    name = path.name
+# ---------------------------------------------------------------------------------------------
+# Notebooks
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Cell:
+    number: int  # 1-based, counting every cell of the notebook (Markdown too), as a student counts from the top
+    source: str
+    role: str  # "check" (IR Lab's checks: not run), "data" (IR Lab's data: run, not evaluated), "student"
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    if isinstance(source, list) and all(isinstance(part, str) for part in source):
+        return "".join(source)
+    return source if isinstance(source, str) else ""
+
+
+def _code_cells(notebook: dict, irlab_sources: frozenset[str]) -> list[_Cell]:
+    cells = []
+    for number, cell in enumerate(notebook["cells"], start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = _source(cell)
+        metadata = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
+        nbgrader = metadata.get("nbgrader") if isinstance(metadata.get("nbgrader"), dict) else {}
+        grade_id = str(nbgrader.get("grade_id", ""))
+        checks = nbgrader.get("grade") and grade_id.startswith(CHECK_CELL_PREFIX)
+        if source.lstrip().startswith("%%ipytest") or checks:
+            role = "check"
+        elif grade_id in DATA_CELLS and source.rstrip() in irlab_sources:
+            role = "data"
+        else:
+            role = "student"
+        cells.append(_Cell(number, source, role))
+    return cells
+
+
+def _read_notebook(data: bytes) -> dict | str:
     try:
-        text = path.read_text(encoding="utf-8")
-        notebook = json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError):
-        return Submission(name, "notebook", None, "not a notebook (not JSON text)")
+        notebook = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return "not a notebook (not JSON text)"
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        return Submission(name, "notebook", None, "not a notebook (no cells)")
-    stamp = (notebook.get("metadata") or {}).get("irlab")
+        return "not a notebook (no cells)"
+    return notebook
+
+
+def _run_notebook(cells: list[_Cell], preamble: str, limits: Limits, isolation: Isolation
+                  ) -> tuple[dict[int, dict], list[str]]:
+    """Run the student's cells in a kernel in a box, after IR Lab's own setup and data (``preamble``).
+
+    IR Lab's check cells do not run (the grader computes the expected values itself), nor its
+    setup and data cells: ``preamble`` defines the same names without importing pytest. Returns
+    each cell's status, and what went wrong.
+    """
+    to_run = [cell for cell in cells if cell.role == "student" and cell.source.strip()]
+    if not to_run:
+        return {}, []
+    to_run.insert(0, _Cell(0, preamble, "data"))  # IR Lab's data as the notebook has it, without ipytest's import
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "cells": [
+        {"cell_type": "code", "id": f"c{cell.number}", "metadata": {"irlab_cell": cell.number}, "outputs": [],
+         "execution_count": None, "source": cell.source} for cell in to_run],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    config = {"cell_seconds": limits.cell_seconds, "grace_seconds": limits.grace_seconds,
+              "startup_seconds": limits.startup_seconds}
+    run = run_in_box([sys.executable, "-I", grade_worker.__file__, json.dumps(config)], json.dumps(notebook).encode(),
+                     BoxLimits(wall_seconds=limits.total_seconds, memory_mb=limits.memory_mb,
+                               processes=limits.processes, cpu_seconds=limits.total_seconds), isolation)
+    statuses: dict[int, dict] = {}
+    notes: list[str] = []
+    for line in run.stdout.decode("utf-8", errors="replace").splitlines():
+        try:
+            report = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(report, dict):
+            continue
+        if report.get("kernel") == "failed":
+            notes.append(f"the notebook's kernel did not start ({printable(report.get('reason', ''), 200)})")
+        elif isinstance(report.get("cell"), int) and report.get("status") in ("ok", "error", "timeout", "restarted"):
+            statuses[report["cell"]] = report
+    for number, report in sorted(statuses.items()):
+        if report["status"] == "timeout":
+            notes.append(f"cell {number} took longer than {limits.cell_seconds} s and was interrupted")
+        elif report["status"] == "restarted":
+            notes.append(f"cell {number} took longer than {limits.cell_seconds} s and ignored the interrupt: the "
+                         "kernel was restarted and the next cells ran")
+    if run.timed_out:
+        notes.append(f"the notebook run was stopped after {limits.total_seconds} s in all")
+    if run.oom_kills:
+        notes.append(f"the memory limit ({limits.memory_mb} MB for the notebook) ended "
+                     f"{run.oom_kills} process{'es' if run.oom_kills != 1 else ''}")
+    return statuses, notes
+
+
+@dataclass(frozen=True)
+class _Evaluation:
+    cell_errors: dict[int, str]
+    results: dict[str, dict]
+    problem: str = ""
+
+
+def _evaluate(variant: Exercise, cells: list[_Cell], limits: Limits, isolation: Isolation) -> _Evaluation:
+    """Call each question's function in a clean interpreter in a box; each question's value or error."""
+    plan = grading_calls(variant)
+    request = {"preamble": grading_preamble(variant), "seconds": limits.call_seconds,
+               "cells": [{"number": cell.number, "source": cell.source} for cell in cells],
+               "questions": [{"id": question.id, "function": name, "calls": calls} for question, name, calls in plan]}
+    wall = (len(plan) + 1) * (limits.call_seconds + 1) + 10
+    run = run_in_box([sys.executable, "-I", call_worker.__file__], json.dumps(request).encode(),
+                     BoxLimits(wall_seconds=wall, memory_mb=limits.memory_mb, processes=limits.processes,
+                               cpu_seconds=limits.call_seconds + 5), isolation, max_output=2**20)
+    lines = []
+    for line in run.stdout.decode("utf-8", errors="replace").splitlines():
+        try:
+            parsed = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(parsed, dict):
+            lines.append(parsed)
+    if not lines or "cells" not in lines[0]:
+        tail = run.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:] or ["no message"]
+        return _Evaluation({}, {}, f"the evaluation did not finish ({printable(tail[0], 200)})")
+    errors: dict[int, str] = {}
+    for error in lines[0].get("cells") or []:
+        if isinstance(error, dict) and isinstance(error.get("number"), int):
+            line = f", line {error['line']}" if isinstance(error.get("line"), int) else ""
+            message = f": {error['message']}" if error.get("message") else ""
+            errors[error["number"]] = printable(f"{error.get('error')} in cell {error['number']}{line}{message}")
+    results = {line["question"]: line for line in lines[1:] if isinstance(line.get("question"), str)}
+    problem = lines[0].get("problem")
+    return _Evaluation(errors, results, f"defining the functions failed ({printable(problem, 200)})"
+                       if isinstance(problem, str) and problem else "")
+
+
+def _defining_cell(cells: list[_Cell], function: str, troubled: Iterable[int]) -> int | None:
+    """The cell meant to define ``function``: one whose source has ``def function(``, a troubled one first."""
+    pattern = re.compile(rf"^\s*def\s+{re.escape(function)}\s*\(", re.MULTILINE)
+    candidates = [cell.number for cell in cells if pattern.search(cell.source)]
+    troubled = set(troubled)
+    return next((n for n in candidates if n in troubled), candidates[0] if candidates else None)
+
+
+def grade_notebook(exercise: Exercise, data: bytes, name: str, limits: Limits = Limits(),
+                   isolation: Isolation | None = None, roster: Mapping[str, int] | None = None) -> Submission:
+    """Run a completed notebook in a box, call its functions in another, and grade the values."""
+    isolation = detect_isolation() if isolation is None else isolation
+    name = printable(name)
+    notebook = _read_notebook(data)
+    if isinstance(notebook, str):
+        return Submission(name, "notebook", None, notebook)
+    metadata = notebook.get("metadata") if isinstance(notebook.get("metadata"), dict) else {}
+    stamp = metadata.get("irlab")
     if not isinstance(stamp, dict):
         return Submission(name, "notebook", None, "not an IR Lab exercise notebook (no irlab metadata)")
-    variant, seed, problem = _variant(exercise, stamp.get("seed"), stamp.get("exercise"))
-    if variant is None:
-        return Submission(name, "notebook", seed, problem)
-    outcome = _run(path, grading_code(variant, call_seconds=limits.call_seconds), limits)
-    if isinstance(outcome, str):
-        return Submission(name, "notebook", seed, outcome)
-    values = {}
-    for line in outcome.get("grading_output", "").splitlines():
-        if line.startswith(GRADE_MARK):
-            with_value = json.loads(line[len(GRADE_MARK):])
-            values[with_value.get("question")] = with_value
+    claim = _claim(exercise, stamp.get("seed"), stamp.get("exercise"), stamp.get("student"), roster)
+    if claim.variant is None:
+        return Submission(name, "notebook", claim.seed, claim.problem, student=claim.student, flags=claim.flags)
+    variant = claim.variant
+    sources = data_cell_sources(variant) | data_cell_sources(claim.claimed or variant)
+    cells = _code_cells(notebook, frozenset(source.rstrip() for source in sources))
+    statuses, notes = _run_notebook(cells, grading_preamble(claim.claimed or variant), limits, isolation)
+    slow = {number for number, report in statuses.items() if report["status"] in ("timeout", "restarted")}
+    student_cells = [cell for cell in cells if cell.role == "student" and cell.number not in slow]
+    evaluation = _evaluate(variant, student_cells, limits, isolation)
+    errors = [*notes, *evaluation.cell_errors.values()] + ([evaluation.problem] if evaluation.problem else [])
+    troubled = set(evaluation.cell_errors) | slow
     grades = []
-    for question in variant.questions:
-        found = values.get(question.id)
-        if found is None:
-            grades.append(QuestionGrade(question.id, 0, None, problem="not graded (the notebook stopped before)"))
-        elif "error" in found:
-            grades.append(QuestionGrade(question.id, 0, None, problem=str(found["error"])))
+    for question, function, _ in grading_calls(variant):
+        result = evaluation.results.get(question.id)
+        if result is None:
+            grades.append(_score(variant, question.id, None, evaluation.problem or "not graded (the evaluation "
+                                 "stopped before this question)"))
+        elif result.get("missing"):
+            cell = _defining_cell(cells, function, troubled)
+            where = f" (see cell {cell})" if cell is not None and cell in troubled else ""
+            grades.append(_score(variant, question.id, None, f"{function} is not defined{where}"))
+        elif "value" in result and isinstance(result["value"], float):
+            grades.append(_score(variant, question.id, result["value"]))
         else:
-            grades.append(_score(variant, question.id, found["value"]))
-    return Submission(name, "notebook", seed, "graded", tuple(grades))
+            grades.append(_score(variant, question.id, None, str(result.get("error", "no value"))))
+    return Submission(name, "notebook", claim.seed, "graded", tuple(grades), claim.student,
+                      tuple(printable(error) for error in errors), claim.flags)
 
 
-def _limit(limits: Limits) -> Callable[[], None]:
-    def apply() -> None:  # in the child, before it runs: the kernel it starts inherits these
-        memory = limits.memory_mb * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.total_seconds, limits.total_seconds + 5))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 2**20, 64 * 2**20))
-    return apply
+# ---------------------------------------------------------------------------------------------
+# A class
+# ---------------------------------------------------------------------------------------------
 
-
-def _run(path: Path, grading: str, limits: Limits) -> dict | str:
-    """Run the worker on a copy of the notebook in a temporary folder; its result, or why there is none."""
-    folder = Path(tempfile.mkdtemp(prefix="irlab-grade-"))
-    try:
-        notebook = folder / "submission.ipynb"
-        shutil.copyfile(path, notebook)
-        (folder / "grading.py").write_text(grading, encoding="utf-8")
-        result = folder / "result.json"
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(folder), "LANG": "C.UTF-8",
-               "PYTHONDONTWRITEBYTECODE": "1", "JUPYTER_PLATFORM_DIRS": "1"}
-        grading_seconds = limits.call_seconds * 200 + 30
-        process = subprocess.Popen(
-            [sys.executable, grade_worker.__file__, str(notebook), str(folder / "grading.py"), str(result),
-             str(limits.cell_seconds), str(grading_seconds)],
-            cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-            preexec_fn=_limit(limits))
+def notebook_grading_problem() -> str:
+    """Why notebooks cannot be graded here (a missing module, no Python kernel), or ``""`` when they can."""
+    for module in ("nbclient", "ipykernel", "nbformat"):
         try:
-            _, stderr = process.communicate(timeout=limits.total_seconds)
-        except subprocess.TimeoutExpired:
-            _kill(process)
-            return f"timed out (more than {limits.total_seconds} s in all)"
-        if result.exists():
-            return json.loads(result.read_text(encoding="utf-8"))
-        tail = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
-        if "MemoryError" in tail[0] or process.returncode in (-signal.SIGKILL, -signal.SIGXCPU):
-            return f"stopped: over the memory or time limit ({limits.memory_mb} MB, {limits.total_seconds} s)"
-        return f"the notebook could not be run ({tail[0][:200]})"
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # ValueError: a module set to None in sys.modules (blocked)
+            found = False
+        if not found:
+            return (f"grading notebooks needs the Python package {module!r}, which is not installed "
+                    "(pip install irlab installs it; see README)")
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
-
-def _kill(process: subprocess.Popen) -> None:
     try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    process.wait()
+        KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        return "grading notebooks needs a Jupyter kernel named python3 (python -m ipykernel install --user)"
+    return ""
 
 
-def grade_file(exercise: Exercise, path: Path, limits: Limits = Limits()) -> Submission:
-    """Grade one submission file, whatever it holds (never raises for a bad file)."""
+def grade_submission(exercise: Exercise, name: str, data: bytes | str, limits: Limits = Limits(),
+                     isolation: Isolation | None = None, roster: Mapping[str, int] | None = None) -> Submission:
+    """Grade one submission's content, whatever it holds (never raises for a bad file)."""
+    if isinstance(data, str):
+        return Submission(printable(name), "?", None, data)  # why it could not be read
+    if not data:
+        return Submission(printable(name), "?", None, "empty file")
+    if name.endswith(".ipynb") or b'"cells"' in data[:4096]:
+        return grade_notebook(exercise, data, name, limits, isolation, roster)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Submission(printable(name), "?", None, "not text")
+    return grade_answers_file(exercise, text, name, roster)
+
+
+def _read(path: Path) -> bytes | str:
+    """The file's bytes, or why they cannot be read."""
     try:
         size = path.stat().st_size
+        if size > MAX_SUBMISSION_BYTES:
+            return f"too large ({size / 2**20:.0f} MB)"
+        with path.open("rb") as handle:
+            data = handle.read(MAX_SUBMISSION_BYTES + 1)
     except OSError as error:
-        return Submission(path.name, "?", None, f"cannot be read ({error.strerror})")
-    if size == 0:
-        return Submission(path.name, "?", None, "empty file")
-    if size > MAX_SUBMISSION_BYTES:
-        return Submission(path.name, "?", None, f"too large ({size / 2**20:.0f} MB)")
-    head = path.read_bytes()[:4096]
-    if path.suffix == ".ipynb" or b'"cells"' in head:
-        return grade_notebook(exercise, path, limits)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        return Submission(path.name, "?", None, "not text")
-    return grade_answers_file(exercise, text, path.name)
+        return f"cannot be read ({error.strerror})"
+    return data if len(data) <= MAX_SUBMISSION_BYTES else f"too large (more than {MAX_SUBMISSION_BYTES // 2**20} MB)"
+
+
+def grade_file(exercise: Exercise, path: Path, limits: Limits = Limits(), isolation: Isolation | None = None,
+               roster: Mapping[str, int] | None = None) -> Submission:
+    """Grade one submission file (never raises for a bad file)."""
+    return grade_submission(exercise, path.name, _read(path), limits, isolation, roster)
 
 
 def grade_all(exercise: Exercise, paths: Sequence[Path], limits: Limits = Limits(),
-              progress: Callable[[int, int, str], None] | None = None) -> list[Submission]:
-    """Grade every submission, in order; ``progress(done, total, name)`` after each."""
-    rows = []
-    for index, path in enumerate(paths, start=1):
-        rows.append(grade_file(exercise, path, limits))
-        if progress:
-            progress(index, len(paths), path.name)
-    return rows
+              progress: Callable[[int, int, str], None] | None = None, *, roster: Mapping[str, int] | None = None,
+              isolation: Isolation | None = None, jobs: int = 1) -> list[Submission]:
+    """Grade every submission; rows in the order of ``paths``, ``progress(done, total, name)`` after each.
+
+    Every file is read before any code runs (a submission cannot change another one on disk), and
+    ``jobs`` submissions are graded at a time where a cgroup bounds each box's processes (without
+    one, the process limit counts every process of our user, so one box's children would starve
+    another's: one at a time then). Without a PID namespace a box could see this process, so it
+    is made non-dumpable first (:func:`~irlab.exercises.sandbox.protect_grader`).
+    """
+    isolation = detect_isolation() if isolation is None else isolation
+    if not isolation.namespaces:
+        protect_grader()
+    if not isolation.cgroup:
+        jobs = 1
+    contents = [(path.name, _read(path)) for path in paths]
+    rows: list[Submission | None] = [None] * len(contents)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(grade_submission, exercise, name, data, limits, isolation, roster): index
+                   for index, (name, data) in enumerate(contents)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            index = futures[future]
+            rows[index] = future.result()
+            if progress:
+                progress(done, len(contents), printable(contents[index][0]))
+    return _flag_duplicates([row for row in rows if row is not None], roster is not None)
+
+
+def _flag_duplicates(rows: list[Submission], by_seed: bool) -> list[Submission]:
+    """Flag submissions that share a student id, or (with a roster) a variant with another student's submission."""
+    by_student: dict[str, list[int]] = defaultdict(list)
+    by_variant: dict[int, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        if row.student:
+            by_student[row.student].append(index)
+        if by_seed and row.seed is not None and row.status == "graded":
+            by_variant[row.seed].append(index)
+    extra: dict[int, list[str]] = defaultdict(list)
+    for student, indices in by_student.items():
+        for index in indices if len(indices) > 1 else []:
+            others = ", ".join(rows[i].file for i in indices if i != index)
+            extra[index].append(f"student {student} also submitted {others}")
+    for seed, indices in by_variant.items():
+        students = {rows[i].student for i in indices}
+        for index in indices if len(students) > 1 else []:
+            others = ", ".join(rows[i].file for i in indices if i != index)
+            extra[index].append(f"variant {seed} also in {others}")
+    return [replace(row, flags=row.flags + tuple(printable(flag) for flag in extra[index])) if index in extra else row
+            for index, row in enumerate(rows)]
 
 
 def submission_files(arguments: Iterable[str]) -> list[Path]:
@@ -262,49 +520,5 @@ def submission_files(arguments: Iterable[str]) -> list[Path]:
         elif path.exists():
             files.append(path)
         else:
-            raise ValidationError(f"no such file or folder: {argument}")
+            raise ValidationError(f"no such file or folder: {printable(argument)}")
     return files
-
-
-def gradebook_csv(exercise: Exercise, rows: Sequence[Submission]) -> str:
-    """One row per submission: file, kind, seed, status, each question's points and named mistake, total."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    header = ["file", "kind", "seed", "status"]
-    for question in exercise.questions:
-        header += [f"{question.id} points", f"{question.id} mistake"]
-    writer.writerow(header + ["total", "out of"])
-    for row in rows:
-        by_id = {g.question: g for g in row.grades}
-        cells = [row.file, row.kind, "" if row.seed is None else row.seed, row.status]
-        for question in exercise.questions:
-            grade = by_id.get(question.id)
-            cells += ["" if grade is None else grade.points,
-                      "" if grade is None else (grade.mistake or grade.problem)]
-        writer.writerow(cells + [row.total if row.status == "graded" else "",
-                                 len(exercise.questions) * POINTS_PER_QUESTION])
-    return out.getvalue()
-
-
-def class_summary(exercise: Exercise, rows: Sequence[Submission]) -> str:
-    """What a lecturer discusses next time: each question's success rate, and the most common named mistakes."""
-    graded = [row for row in rows if row.status == "graded"]
-    lines = [f"{len(rows)} submissions: {len(graded)} graded, {len(rows) - len(graded)} not graded."]
-    for row in rows:
-        if row.status != "graded":
-            lines.append(f"  not graded: {row.file}: {row.status}")
-    if graded:
-        lines.append("Per question (right / graded):")
-        for question in exercise.questions:
-            right = sum(1 for row in graded for g in row.grades if g.question == question.id and g.points)
-            lines.append(f"  {question.id:<24} {right:>3} / {len(graded):<3} {100 * right / len(graded):5.1f}%")
-        answers = Counter(g.mistake for row in graded for g in row.grades if g.mistake)
-        students = Counter(m for row in graded for m in {g.mistake for g in row.grades if g.mistake})
-        if answers:
-            lines.append("Most common named mistakes (docs/exercise-format.md explains each):")
-            for mistake, count in answers.most_common(5):
-                lines.append(f"  {mistake}: {count} answer{'s' if count != 1 else ''} in {students[mistake]} "
-                             f"submission{'s' if students[mistake] != 1 else ''}")
-        mean = sum(row.total for row in graded) / len(graded)
-        lines.append(f"Mean total: {mean:.2f} of {len(exercise.questions) * POINTS_PER_QUESTION}.")
-    return "\n".join(lines) + "\n"

@@ -31,8 +31,9 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from irlab.exercises.codegen import MeasureFunction, docstring_block, function_key, function_names, measure_function
 from irlab.exercises.format import fingerprint
 from irlab.exercises.model import Exercise, Question
-from irlab.exercises.questions import describe_question, explain_question
+from irlab.exercises.questions import explain_question
 from irlab.exercises.text import code_span, markdown_paragraphs, markdown_text
+from irlab.exercises.wording import measure_words, question_wording
 from irlab.explain.breakdown import Breakdown
 from irlab.metrics.registry import FAMILIES
 
@@ -44,8 +45,12 @@ NBGRADER_SCHEMA = 3
 POINTS_PER_QUESTION = 1
 
 
-def exercise_notebook(exercise: Exercise, *, solutions: bool = False) -> nbformat.NotebookNode:
+def exercise_notebook(exercise: Exercise, *, solutions: bool = False, student: str | None = None
+                      ) -> nbformat.NotebookNode:
     """The exercise as a notebook: the student version, or with ``solutions`` the completed one.
+
+    ``student`` (a roster's student id, see :mod:`irlab.exercises.roster`) is written into the
+    metadata and the title, so that ``grade --roster`` can check the variant is that student's.
 
     Grader-ready: each question has its own check cell, which raises when the check fails (ipytest's
     ``raise_on_error``), so a headless run (nbclient, ``jupyter nbconvert --execute``, nbgrader) marks
@@ -59,7 +64,7 @@ def exercise_notebook(exercise: Exercise, *, solutions: bool = False) -> nbforma
     """
     numeric = all(_WHOLE_NUMBER.match(item.id) for item in exercise.items)
     functions = _functions(exercise)
-    cells = [_locked(new_markdown_cell(_title(exercise, solutions)), "title"),
+    cells = [_locked(new_markdown_cell(_title(exercise, solutions, student)), "title"),
              _locked(new_markdown_cell(_instructions(exercise)), "instructions"),
              _locked(new_markdown_cell(_questions_markdown(exercise)), "questions"),
              _locked(new_code_cell(_setup_code(exercise)), "setup"),
@@ -88,7 +93,7 @@ def exercise_notebook(exercise: Exercise, *, solutions: bool = False) -> nbforma
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
         "irlab": {"format": 1, "exercise": fingerprint(exercise), "seed": exercise.seed,
-                  "questions": [q.id for q in exercise.questions]},
+                  "questions": [q.id for q in exercise.questions], **({"student": student} if student else {})},
     })
     nbformat.validate(notebook)
     return notebook
@@ -122,60 +127,58 @@ def _marked_solution(function: MeasureFunction) -> str:
             "    ### END SOLUTION\n")
 
 
-GRADE_MARK = "IRLAB-GRADE "
-"""The prefix of each line the grading cell prints (one JSON object per question)."""
+DATA_CELLS = ("setup", "items", "rankings", "ground-truth")
+"""The grade ids of IR Lab's own code cells that define data (the grader brings its own copy of them)."""
+CHECK_CELL_PREFIX = "check-"
+"""The grade ids of the check cells start with this (the grader computes the expected values itself)."""
 
 
-def grading_code(exercise: Exercise, *, call_seconds: int = 10) -> str:
-    """A cell that calls the student's functions on every question and prints one JSON line per question.
+def grading_preamble(exercise: Exercise) -> str:
+    """IR Lab's own setup and data cells as plain Python, for evaluating a student's functions.
 
-    Appended to a submitted notebook by ``python -m irlab exercise grade``: it brings its own copy of
-    the data (a student who changed ``system_rankings`` is still graded on the exercise's), passes
-    copies (a function that changes its input cannot affect the next question), and gives each
-    call ``call_seconds`` (an endless loop in one function costs one question, not the notebook).
+    The setup cell without ``ipytest`` (which needs a Jupyter kernel), then ``items``,
+    ``system_rankings`` and ``ground_truth`` exactly as the exported notebook defines them: a
+    student who changed them in their copy is evaluated on the exercise's.
     """
     numeric = all(_WHOLE_NUMBER.match(item.id) for item in exercise.items)
-    several = len(exercise.systems) > 1
-    calls = []
+    setup = (f"import math\nfrom typing import Dict, List, Optional\n\nTOLERANCE = {exercise.tolerance!r}\n")
+    return "\n\n".join([setup, _items_code(exercise, numeric), _rankings_code(exercise, numeric),
+                          _ground_truth_code(exercise, numeric)]) + "\n"
+
+
+def data_cell_sources(exercise: Exercise) -> frozenset[str]:
+    """The sources of IR Lab's own setup and data cells in the exercise's notebook (``DATA_CELLS``)."""
+    numeric = all(_WHOLE_NUMBER.match(item.id) for item in exercise.items)
+    return frozenset({_setup_code(exercise), _items_code(exercise, numeric), _rankings_code(exercise, numeric),
+                      _ground_truth_code(exercise, numeric)})
+
+
+def grading_calls(exercise: Exercise) -> list[tuple[Question, str, str]]:
+    """Each question, the name of the function that answers it, and its calls' arguments as a Python literal.
+
+    One call per query the question averages over: ``(ranking, ground_truth[, k])`` with the
+    document ids written as in the notebook (ints when they are all whole numbers).
+
+    >>> from irlab.exercises.examples import builtin_exercise
+    >>> question, name, calls = grading_calls(builtin_exercise("ndcg-exercise"))[0]
+    >>> question.id, name, calls
+    ('ndcg5-q1', 'ndcg', '[([2, 1, 3, 4, 5, 6, 10, 7, 9, 8], {4: 3, 1: 2, 2: 1}, 5)]')
+    """
+    numeric = all(_WHOLE_NUMBER.match(item.id) for item in exercise.items)
+    planned = []
     for function, questions in _functions(exercise):
         for question in questions:
+            system = exercise.system(question.system)
             k = question.parsed.cutoff if function.takes_k else None
-            calls.append(f"    ({question.id!r}, {function.name!r}, {question.system!r}, "
-                         f"{list(exercise.question_queries(question))!r}, {k!r}),")
-    ranking = "_irlab_rankings[system][query]" if several else "_irlab_rankings[query]"
-    rankings = _rankings_code(exercise, numeric).replace("system_rankings = {", "_irlab_rankings = {", 1)
-    truth = _ground_truth_code(exercise, numeric).replace("ground_truth = {", "_irlab_truth = {", 1)
-    return f"""import json as _irlab_json
-import signal as _irlab_signal
-
-{rankings}
-{truth}
-
-
-def _irlab_timeout(*_):
-    raise TimeoutError("the function took longer than {call_seconds} s")
-
-
-def _irlab_grade(name, system, queries, k):
-    _irlab_signal.signal(_irlab_signal.SIGALRM, _irlab_timeout)
-    _irlab_signal.alarm({call_seconds})
-    try:
-        function = globals()[name]
-        values = [function(list({ranking}), dict(_irlab_truth[query]), *([] if k is None else [k]))
-                  for query in queries]
-        return {{"value": float(sum(values) / len(values))}}
-    except BaseException as error:  # the student's code: anything may happen
-        return {{"error": (type(error).__name__ + ": " + str(error))[:300]}}
-    finally:
-        _irlab_signal.alarm(0)
-
-
-for question, name, system, queries, k in [
-{chr(10).join(calls)}
-]:
-    print({GRADE_MARK!r} + _irlab_json.dumps({{"question": question, **_irlab_grade(name, system, queries, k)}}),
-          flush=True)
-"""
+            calls = []
+            for query in exercise.question_queries(question):
+                ranking = _ranking_literal(system.rankings[query], numeric)
+                truth = "{" + ", ".join(f"{_id(item, numeric)}: {grade}"
+                                        for item, grade in exercise.query(query).judgments.items()) + "}"
+                calls.append(f"({ranking}, {truth}" + ("" if k is None else f", {k!r}") + ")")
+            planned.append((question, function.name, "[" + ", ".join(calls) + "]"))
+    order = {question.id: index for index, question in enumerate(exercise.questions)}
+    return sorted(planned, key=lambda plan: order[plan[0].id])
 
 
 def notebook_text(notebook: nbformat.NotebookNode) -> str:
@@ -200,10 +203,12 @@ def _id(item_id: str, numeric: bool) -> str:
     return repr(int(item_id)) if numeric else repr(item_id)
 
 
-def _title(exercise: Exercise, solutions: bool) -> str:
+def _title(exercise: Exercise, solutions: bool, student: str | None = None) -> str:
     extra = []
     if exercise.seed is not None:
         extra.append(f"variant {exercise.seed}")
+    if student:
+        extra.append(f"for {markdown_text(student)}")
     if solutions:
         extra.append("solutions")
     suffix = f" ({', '.join(extra)})" if extra else ""
@@ -221,7 +226,9 @@ def _instructions(exercise: Exercise) -> str:
 def _questions_markdown(exercise: Exercise) -> str:
     lines = ["## Questions", ""]
     for number, question in enumerate(exercise.questions, start=1):
-        lines.append(f"{number}. {code_span(question.id)}: {markdown_text(describe_question(exercise, question))}")
+        wording = question_wording(exercise, question)
+        exact = f" (exact name {code_span(wording.exact)})" if wording.exact_differs else ""
+        lines.append(f"{number}. {code_span(question.id)}: {markdown_text(wording.text)}{exact}")
     return "\n".join(lines)
 
 
@@ -277,7 +284,8 @@ def _ground_truth_markdown(exercise: Exercise) -> str:
     for query in exercise.queries:
         scale = ("binary: 1 relevant, 0 not relevant" if query.scale == "binary"
                  else f"graded from 0 to {query.max_grade}")
-        scales.append(f"- {code_span(query.id)}" + (f" ({markdown_text(query.text)})" if query.text else "") + f": {scale}")
+        text = f" ({markdown_text(query.text)})" if query.text else ""
+        scales.append(f"- {code_span(query.id)}{text}: {scale}")
     return ("### Ground truth\n\nThe key is the query ID, the value is a dictionary with (document ID, grade) pairs. "
             "Documents not listed here are non-relevant (grade 0).\n\n" + "\n".join(scales))
 
@@ -301,8 +309,10 @@ def _formula_markdown(exercise: Exercise, function: MeasureFunction, questions: 
     if mean is not None:
         shown.append(mean)
     title = FAMILIES[function.measure.family].description
+    words = measure_words(function.measure)
+    said = f", that is {markdown_text(words)}" if words != str(function.measure) else ""
     lines = [f"### {code_span(function.name)}: {markdown_text(title[0].upper() + title[1:])}", "",
-             f"Measure: {code_span(function.measure)}", ""]
+             f"Measure: {code_span(function.measure)}{said}", ""]
     for part in shown:
         lines += [f"$${part.symbolic}$$", "", markdown_text(part.symbolic_text), ""]
     return "\n".join(lines).rstrip()

@@ -13,8 +13,15 @@ import nbformat
 import pytest
 
 from irlab.exercises import answer_key, builtin_exercise, exercise_notebook, make_variant, notebook_text
-from irlab.exercises.grading import (Limits, answers_file, class_summary, grade_all, grade_answers_file, gradebook_csv,
-                                     submission_files)
+from irlab.exercises.grading import (
+    Limits,
+    answers_file,
+    class_summary,
+    grade_all,
+    grade_answers_file,
+    gradebook_csv,
+    submission_files,
+)
 
 pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +67,7 @@ def class_folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def graded(class_folder):
-    rows = grade_all(EXERCISE, submission_files([str(class_folder)]), LIMITS)
+    rows = grade_all(EXERCISE, submission_files([str(class_folder)]), LIMITS, jobs=3)
     return {row.file: row for row in rows}, rows
 
 
@@ -73,6 +80,10 @@ def test_every_submission_gets_a_row_with_exact_points(graded):
     for name, total in expected_totals.items():
         assert rows[name].status == "graded" and rows[name].total == total, (name, rows[name])
     assert rows["a-solution-seed3.ipynb"].seed == 3 and rows["i-answers-seed7.json"].seed == 7
+    # what went wrong in a notebook is said once, in its own words, and costs only what depends on it
+    assert rows["e-loops-forever.ipynb"].errors == ("cell 5 took longer than 4 s and was interrupted",)
+    assert rows["f-10gb.ipynb"].errors == ("MemoryError in cell 5, line 1",)
+    assert rows["a-solution-seed3.ipynb"].errors == () and rows["b-untouched.ipynb"].errors == ()
 
 
 def test_named_mistakes_and_reasons(graded):
@@ -118,3 +129,27 @@ def test_the_grade_command(class_folder, tmp_path):
     missing = subprocess.run([sys.executable, "-m", "irlab", "exercise", "grade", "builtin:ndcg-exercise",
                               str(tmp_path / "nope")], capture_output=True, text=True, cwd=ROOT)
     assert missing.returncode == 2 and "no such file or folder" in missing.stderr
+
+
+def _grade_command(*arguments: str, python: str = "") -> subprocess.CompletedProcess:
+    """``irlab exercise grade ...``, after ``python`` (code run first, e.g. to hide a module)."""
+    code = f"{python}\nimport sys\nfrom irlab.cli import main\nsys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, "exercise", "grade", "builtin:ndcg-exercise", *arguments],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+def test_without_the_grading_packages_the_command_says_so_in_one_line(class_folder):
+    done = _grade_command(str(class_folder / "a-solution-seed3.ipynb"),
+                          python="import sys\nsys.modules['nbclient'] = None  # as if not installed")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("error: grading notebooks needs the Python package 'nbclient', which is not installed "
+                           "(pip install irlab installs it; see README)\n")
+
+
+def test_when_nothing_could_be_graded_the_command_fails(class_folder, tmp_path):
+    out = tmp_path / "book.csv"
+    done = _grade_command(str(class_folder / "g-not-json.ipynb"), str(class_folder / "k-empty.json"), "-o", str(out))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1] == ("error: none of the 2 submissions could be graded (the gradebook's status "
+                                            "column says why)")
+    assert [row["status"] for row in csv.DictReader(out.open())] == ["not a notebook (not JSON text)", "empty file"]

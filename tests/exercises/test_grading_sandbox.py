@@ -1,0 +1,160 @@
+"""The box each submission's code runs in, layer by layer: what holds on any Linux (basic), and what needs
+namespaces or a cgroup (skipped where this machine has neither). Plain Python commands, no kernel: fast."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from irlab.exercises.sandbox import BASIC, TIMED_OUT, BoxLimits, Isolation, detect_isolation, run_in_box
+
+HERE = detect_isolation()
+LAYERS = [pytest.param(BASIC, id="basic"), pytest.param(HERE, id="this-machine")]
+needs_namespaces = pytest.mark.skipif(not HERE.namespaces, reason="unshare is not available here")
+needs_cgroup = pytest.mark.skipif(not HERE.cgroup, reason="no writable cgroup (memory and pids) here")
+
+
+def _python(code: str, isolation: Isolation, **limits) -> tuple[dict, object]:
+    run = run_in_box([sys.executable, "-I", "-c", code], b"", BoxLimits(**{"wall_seconds": 20, **limits}), isolation)
+    lines = run.stdout.decode().strip().splitlines()
+    return (json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}), run
+
+
+@pytest.mark.parametrize("isolation", LAYERS)
+def test_a_box_has_no_environment_no_capabilities_and_a_folder_of_its_own(isolation, monkeypatch):
+    monkeypatch.setenv("IRLAB_TEST_SECRET", "lecturer-secret")
+    seen, _ = _python("""import json, os
+status = dict(line.split(':\\t', 1) for line in open('/proc/self/status').read().splitlines() if ':\\t' in line)
+print(json.dumps({"env": sorted(os.environ), "caps": [status['CapEff'], status['CapBnd'], status['CapInh']],
+                  "nnp": status['NoNewPrivs'], "cwd": os.getcwd(), "home": os.environ['HOME']}))""", isolation)
+    assert "IRLAB_TEST_SECRET" not in seen["env"] and set(seen["env"]) <= {
+        "PATH", "LANG", "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE", "JUPYTER_PLATFORM_DIRS",
+        "MPLBACKEND", "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
+    assert seen["caps"] == ["0000000000000000"] * 3 and seen["nnp"] == "1"
+    assert seen["home"].startswith(seen["cwd"]) and Path(seen["cwd"]).name.startswith("irlab-box-")
+    assert not Path(seen["cwd"]).exists()  # removed with the box
+
+
+@pytest.mark.parametrize("isolation", LAYERS)
+def test_a_detached_process_is_killed_before_the_box_returns(isolation, tmp_path):
+    marker = tmp_path / "alive.txt"
+    daemon = (f"import os, time\nif os.fork(): os._exit(0)\nos.setsid()\nif os.fork(): os._exit(0)\n"
+              f"while True:\n    open({str(marker)!r}, 'a').write(repr(time.time()) + '\\n')\n    time.sleep(0.05)\n")
+    _, run = _python(f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', {daemon!r}], "
+                     "start_new_session=True)\ntime.sleep(0.5)\nprint('{}')", isolation)
+    returned = time.time()
+    time.sleep(0.5)
+    stamps = [float(line) for line in marker.read_text().split()]
+    assert stamps and max(stamps) < returned and run.status == 0
+
+
+@pytest.mark.parametrize("isolation", LAYERS)
+def test_the_wall_clock_ends_a_loop_in_c_that_ignores_signals(isolation):
+    started = time.monotonic()
+    _, run = _python("import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nsum(range(10**12))", isolation,
+                     wall_seconds=1.5)
+    assert run.status == TIMED_OUT and time.monotonic() - started < 12
+
+
+@pytest.mark.parametrize("isolation", LAYERS)
+def test_output_is_capped_and_the_address_space_is_limited(isolation):
+    _, run = _python("import sys\nsys.stdout.write('x' * 10_000_000)\ntry:\n    bytearray(3 * 2**30)\n"
+                     "except MemoryError:\n    sys.stderr.write('MemoryError')", isolation, memory_mb=1024)
+    assert len(run.stdout) == 4 * 2**20 and run.stderr.endswith(b"MemoryError")
+
+
+GRADER = """import os, sys
+from irlab.exercises.sandbox import BASIC, BoxLimits, protect_grader, run_in_box
+PROBE = '''import sys
+try:
+    open(f"/proc/{sys.argv[1]}/environ", "rb").read()
+    print("read")
+except OSError:
+    print("refused")
+'''
+if sys.argv[1] == "protected":
+    protect_grader()
+run = run_in_box([sys.executable, "-I", "-c", PROBE, str(os.getpid())], b"", BoxLimits(wall_seconds=20), BASIC)
+print(run.stdout.decode().strip())
+"""
+
+
+# As root, the box cannot read it anyway: its permitted capabilities (none) are not a superset of the
+# grader's, and the kernel then asks for CAP_SYS_PTRACE. As another user, only non-dumpable protects.
+@pytest.mark.parametrize("grader, seen", [("protected", "refused"),
+                                          ("as it was", "refused" if os.geteuid() == 0 else "read")])
+def test_a_box_without_namespaces_cannot_read_a_protected_graders_environment(tmp_path, grader, seen):
+    script = tmp_path / "grader.py"
+    script.write_text(GRADER)
+    # a grader of its own (this test process stays dumpable), with a secret in its environment
+    done = subprocess.run([sys.executable, str(script), grader], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2], env={**os.environ, "IRLAB_TEST_SECRET": "x"})
+    assert done.stdout.strip() == seen, done.stderr
+
+
+@needs_namespaces
+def test_namespaces_hide_every_other_process_and_the_network():
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    seen, _ = _python(f"""import json, os, socket
+pids = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())
+try:
+    socket.create_connection(('127.0.0.1', {port}), timeout=2).close()
+    network = 'reached the grader'
+except OSError:
+    network = 'no route out'
+killed = []
+for pid in pids:
+    try:
+        os.kill(pid, 0)
+        killed.append(pid)
+    except OSError:
+        pass
+print(json.dumps({{"pids": pids, "ppid": os.getppid(), "network": network, "signalled": killed}}))""", HERE)
+    listener.close()
+    assert seen["pids"][0] == 1 and len(seen["pids"]) <= 3 and os.getpid() not in seen["pids"]
+    assert seen["network"] == "no route out"
+
+
+@needs_cgroup
+def test_one_memory_limit_for_all_the_boxes_processes(tmp_path):
+    done = tmp_path / "done.txt"
+    hog = f"import time\nb = b'x' * (300 * 2**20)\nopen({str(done)!r}, 'a').write('done\\n')\ntime.sleep(3)"
+    _, run = _python(f"import subprocess, sys\nprocs = [subprocess.Popen([sys.executable, '-c', {hog!r}]) "
+                     "for _ in range(3)]\nfor p in procs:\n    p.wait()\nprint('{}')", HERE, memory_mb=700)
+    finished = done.read_text().count("done") if done.exists() else 0
+    assert finished < 3 and run.oom_kills >= 1
+    assert run.peak_memory_mb is not None and run.peak_memory_mb <= 700
+
+
+@needs_cgroup
+def test_one_task_limit_for_all_the_boxes_processes(tmp_path):
+    seen, run = _python("""import json, os, time
+count = 0
+while count < 5000:
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    count += 1
+print(json.dumps({"count": count}))""", HERE, processes=40)
+    assert 0 < seen["count"] < 40 and run.peak_tasks is not None and run.peak_tasks <= 40
+
+
+def test_detection_says_what_this_machine_allows():
+    text = HERE.describe()
+    assert text.startswith("process group, subreaper, empty environment")
+    assert ("namespaces (unshare)" in text) == HERE.namespaces and ("cgroup v" in text) == bool(HERE.cgroup)
+    assert "without namespaces or cgroup" in BASIC.describe()
