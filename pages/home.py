@@ -1,4 +1,4 @@
-"""Home: what IR Lab is, where to start alone, the eight pictures, every chapter and page, and how to use it in class."""
+"""Home: what IR Lab is, where to start alone, the pictures, every chapter and page, and how to use it in class."""
 
 import streamlit as st
 

@@ -51,7 +51,8 @@ def exercise_file(exercise: Exercise, *, valid: bool) -> None:
     st.download_button("Download the exercise (JSON)", data=dump_exercise(exercise), file_name=f"{stem}.json",
                        mime="application/json", icon=":material/download:", key=KEY + "json", type="primary")
     what = "the exercise as it is now" if valid else "the last valid version (the draft has problems)"
-    st.caption(f"Downloads {what}: \u201c{escape_markdown(exercise.title)}\u201d, {count_noun(len(exercise.questions), 'question')}, "
+    questions = count_noun(len(exercise.questions), "question")
+    st.caption(f"Downloads {what}: \u201c{escape_markdown(exercise.title)}\u201d, {questions}, "
                f"as {escape_markdown(stem)}.json. Load it back here later, or give it to students.")
 
 
@@ -104,7 +105,8 @@ def course_files(exercise: Exercise) -> None:
     columns = st.columns(2)
     for index, export in enumerate(EXPORTS):
         columns[index % 2].download_button(
-            export.label, data=lambda key=export.key: export_text(target, key), file_name=export_name(stem, export, seed),
+            export.label, data=lambda key=export.key: export_text(target, key),
+            file_name=export_name(stem, export, seed),
             mime=export.mime, help=export.help, icon=":material/download:", key=KEY + export.key, width="stretch",
             on_click="ignore")
 

@@ -15,6 +15,7 @@ in ``st.session_state``.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import threading
 import time
@@ -99,10 +100,8 @@ def sweep(now: float | None = None) -> list[str]:
 
 def _give_back_memory() -> None:
     """Ask the C library to return freed heap to the system (glibc keeps it for reuse otherwise)."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: the memory is still reused by the next session
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: the memory is still reused by the next session
-        pass
 
 
 def _start_sweeper() -> None:
@@ -117,7 +116,5 @@ def _start_sweeper() -> None:
 def _sweep_forever() -> None:
     while True:
         time.sleep(SWEEP_SECONDS)
-        try:
+        with contextlib.suppress(Exception):  # never let the sweeper die; it retries next time
             sweep()
-        except Exception:  # noqa: BLE001 - never let the sweeper die; it retries next time
-            pass

@@ -27,7 +27,8 @@ MODE_WIDGET = "irlab.widget.mode"
 PRESENT_WIDGET = "irlab.widget.present"
 RETURNED_WIDGET = "irlab.widget.returned"
 
-MODE_LABELS = {"binary": "Binary: \u201ccat in a box\u201d", "graded": "Graded 0\u20134: \u201cwhite cat in a box\u201d"}
+MODE_LABELS = {"binary": "Binary: \u201ccat in a box\u201d",
+               "graded": "Graded 0\u20134: \u201cwhite cat in a box\u201d"}
 
 
 def _update(**changes: object) -> None:

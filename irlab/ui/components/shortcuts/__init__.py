@@ -12,5 +12,7 @@ _mount = declare("shortcuts", js="shortcuts/shortcuts.js")
 
 
 def undo_shortcuts(*, undo_key: str, redo_key: str) -> None:
-    """Install the shortcuts for the buttons keyed ``undo_key`` and ``redo_key`` (once per tab; mounting again is free)."""
+    """Install the shortcuts for the buttons keyed ``undo_key`` and ``redo_key``.
+
+    Once per tab: mounting again is free."""
     _mount(key="irlab-undo-shortcuts", data={"undo": undo_key, "redo": redo_key}, height=0)

@@ -39,8 +39,8 @@ when k is None); in a tile: ``irl-move-up`` / ``irl-move-down`` buttons (aria-di
 the ends), ``irl-rank``, ``irl-picture``, ``irl-title``, ``irl-relevance`` (binary,
 ``data-relevance``), ``irl-grade`` (graded, ``data-grade``; a button when editable),
 ``irl-class`` (``data-class``), ``irl-status``, ``irl-edited`` (hidden unless the grade differs
-from ``rubric``; the tile then has ``data-edited="true"``) with its button ``irl-grade-reset``; toolbar buttons ``irl-reset``,
-``irl-ideal``, ``irl-shuffle``; the cut ``irl-cut``; the legend ``irl-legend``; the polite
+from ``rubric``; the tile then has ``data-edited="true"``) with its button ``irl-grade-reset``;
+toolbar buttons ``irl-reset``, ``irl-ideal``, ``irl-shuffle``; the cut ``irl-cut``; the legend ``irl-legend``; the polite
 live region ``irl-live`` (all as ``data-testid``).
 """
 
