@@ -1,81 +1,101 @@
-"""deploy/run-local: N app processes behind nginx with sticky sessions, stopped cleanly by a signal."""
+"""deploy/run-local: N app processes behind nginx with sticky sessions, one class store, stopped cleanly by a signal."""
 
 from __future__ import annotations
 
-import os
+import doctest
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import threading
-import time
-import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.browser import free_port, wait_for_app
-
-ROOT = Path(__file__).resolve().parents[2]
-RUN_LOCAL = ROOT / "deploy" / "run-local"
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
+from tests.browser import wait_for_app
+from tests.deploy.conftest import (
+    NGINX,
+    ROOT,
+    RUN_LOCAL,
+    answered_by,
+    load_script,
+    need_nginx,
+    request,
+    route_cookie,
+    run_local,
+)
 
 pytestmark = pytest.mark.deploy
 
 
-def _need_nginx() -> None:
-    if NGINX is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("nginx is missing: .ci/run installs it (apt-get install -y nginx)")
-        pytest.skip("nginx is not installed (apt-get install -y nginx)")
+def _run_local_module():
+    return load_script(RUN_LOCAL)
 
 
 def _get(url: str, cookie: str | None = None) -> tuple[int, dict[str, str]]:
-    request = urllib.request.Request(url, headers={"Cookie": f"irlab_route={cookie}"} if cookie else {})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, {k.lower(): v for k, v in response.headers.items()}
-    except urllib.error.HTTPError as error:
-        return error.code, {k.lower(): v for k, v in error.headers.items()}
+    status, headers, _ = request(url, cookie=cookie)
+    return status, headers
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """run-local with 2 replicas; yields (url, process, output lines)."""
-    _need_nginx()
-    port = free_port()
-    process = subprocess.Popen([sys.executable, str(RUN_LOCAL), "--replicas", "2", "--port", str(port)], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
-    deadline = time.monotonic() + 90
-    while not any(line.startswith("IR Lab: http://") for line in lines):
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("run-local did not start:\n" + "".join(lines[-30:]))
-        time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}", process, lines
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
+def store(tmp_path_factory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('store')}/classes.sqlite"
+
+
+@pytest.fixture(scope="module")
+def cluster(store):
+    """run-local with 2 replicas sharing one SQLite class store."""
+    with run_local("--class-db", store) as running:
+        yield running
 
 
 def test_health_and_sticky_sessions_over_both_replicas(cluster):
-    url, _, _ = cluster
-    status, headers = _get(f"{url}/_stcore/health")
-    assert status == 200 and "irlab_route=" in headers["set-cookie"]
-    cookie = re.search(r"irlab_route=([^;]+)", headers["set-cookie"]).group(1)
-    replicas = {_get(f"{url}/_stcore/health", cookie)[1]["x-irlab-replica"] for _ in range(10)}
-    assert len(replicas) == 1  # one browser, one replica
-    spread = {_get(f"{url}/_stcore/health", uuid.uuid4().hex)[1]["x-irlab-replica"] for _ in range(40)}
-    assert len(spread) == 2  # different browsers reach both replicas
+    status, headers = _get(f"{cluster.url}/_stcore/health")
+    assert status == 200
+    name = route_cookie(headers)
+    assert name in ("r1", "r2")  # the cookie names the replica that answered
+    replicas = {answered_by(_get(f"{cluster.url}/_stcore/health", name)[1]) for _ in range(10)}
+    assert replicas == {answered_by(headers)}  # one browser, one replica
+    spread = {answered_by(_get(f"{cluster.url}/_stcore/health")[1]) for _ in range(40)}
+    assert len(spread) == 2  # new browsers reach both replicas
+    for forged in ("nonsense", uuid.uuid4().hex, "r3", "r1; Path=/x"):  # a cookie naming no replica is a newcomer's
+        status, headers = _get(f"{cluster.url}/_stcore/health", forged)
+        assert status == 200 and route_cookie(headers) in ("r1", "r2")
+
+
+def test_the_websocket_upgrade_sets_the_cookie_of_the_replica_that_took_it(cluster):
+    """The 101 response names its replica too: a browser whose websocket reconnected elsewhere follows it."""
+    from websockets.sync.client import connect
+
+    with urllib.request.urlopen(f"{cluster.url}/_stcore/health", timeout=10) as response:
+        cookies = response.headers.get_all("Set-Cookie")
+    xsrf = next(re.match(r"_streamlit_xsrf=([^;]+)", cookie).group(1) for cookie in cookies
+                if cookie.startswith("_streamlit_xsrf="))
+    for name in ("r1", "r2", "unknown"):
+        with connect(f"ws://{cluster.url.removeprefix('http://')}/_stcore/stream", subprotocols=["streamlit", xsrf],
+                     additional_headers={"Cookie": f"irlab_route={name}; _streamlit_xsrf={xsrf}",
+                                         "Origin": cluster.url}, open_timeout=20) as websocket:
+            response = websocket.response
+        assert response.status_code == 101
+        named = route_cookie({"set-cookie": response.headers["Set-Cookie"]})
+        assert named == name or (name == "unknown" and named in ("r1", "r2"))
+        assert cluster.port_of(named) == int(response.headers["X-IRLab-Replica"].rsplit(":", 1)[1])
+
+
+def test_every_replica_gets_the_same_class_store(cluster, store):
+    assert f"class store (IRLAB_CLASS_DB) of every replica: {store}" in cluster.output()
+    pids = cluster.replica_pids()
+    assert len(pids) == 2
+    for pid in pids.values():
+        environ = dict(entry.split(b"=", 1) for entry in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                       if b"=" in entry)
+        assert environ[b"IRLAB_CLASS_DB"].decode() == store
 
 
 def test_a_page_runs_through_the_proxy_websocket_included(cluster, browser):
-    url, _, _ = cluster
+    url = cluster.url
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{url}/ndcg")
     wait_for_app(page)  # the page's script ran: the websocket session works through nginx
@@ -84,21 +104,30 @@ def test_a_page_runs_through_the_proxy_websocket_included(cluster, browser):
 
 
 def test_an_upload_of_several_megabytes_is_not_refused_by_the_proxy(cluster):
-    url, _, _ = cluster
-    request = urllib.request.Request(f"{url}/_stcore/upload_file/no-session/no-file", data=b"x" * (2 << 20),
-                                     method="PUT", headers={"Content-Type": "application/octet-stream"})
-    try:
-        status = urllib.request.urlopen(request, timeout=20).status
-    except urllib.error.HTTPError as error:
-        status = error.code
-    assert status != 413  # nginx's "too large"; the app answers for itself (no such session)
+    status, _, body = request(f"{cluster.url}/_stcore/upload_file/no-session/no-file", method="PUT",
+                              data=b"x" * (2 << 20))
+    # the app answers for itself (no such session: 403, or 502 when it closes before the body is through)
+    assert status != 413 and b"100 MB" not in body
+
+
+def test_a_body_over_the_limit_is_refused_with_413_before_it_is_sent(cluster):
+    port = int(cluster.url.rsplit(":", 1)[1])
+    sys.path.insert(0, str(ROOT / "deploy"))
+    from nginx_conf import MAX_BODY_BYTES
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"PUT /_stcore/upload_file/s/f HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {MAX_BODY_BYTES + 1}"
+                     "\r\nContent-Type: multipart/form-data; boundary=x\r\n\r\n".encode())
+        answer = sock.recv(4096).decode()  # at once: not one byte of the body was sent
+    assert answer.startswith("HTTP/1.1 413 ")
+    assert "at most 100 MB (MB = 10^6 bytes)" in answer
 
 
 def test_sigterm_stops_everything_and_cleans_up(cluster):
-    url, process, lines = cluster
+    url, process, lines = cluster.url, cluster.process, cluster.lines
     port = int(url.rsplit(":", 1)[1])
-    replica_ports = {int(_get(f"{url}/_stcore/health", uuid.uuid4().hex)[1]["x-irlab-replica"].rsplit(":", 1)[1])
-                     for _ in range(40)}
+    replica_ports = set(cluster.replica_pids())
+    assert len(replica_ports) == 2
     folder = re.search(r"configuration in (\S+)\)", "".join(lines)).group(1)
     assert Path(folder).is_dir()
     process.send_signal(signal.SIGTERM)
@@ -115,6 +144,8 @@ def test_sigterm_stops_everything_and_cleans_up(cluster):
     (["--replicas", "0"], "--replicas must be between 1"),
     (["--replicas", "two"], "invalid int value"),
     (["--port", "0"], "--port must be between"),
+    (["--class-db", "mysql://irlab@db/irlab"], "--class-db: the class store runs on SQLite"),
+    (["--class-db", "sqlite://"], "--class-db: a class store must be a file"),
 ])
 def test_bad_arguments_are_refused_before_anything_starts(argv, message):
     done = subprocess.run([sys.executable, str(RUN_LOCAL), *argv], capture_output=True, text=True, cwd=ROOT,
@@ -123,7 +154,7 @@ def test_bad_arguments_are_refused_before_anything_starts(argv, message):
 
 
 def test_a_busy_port_is_refused():
-    _need_nginx()
+    need_nginx()
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -133,27 +164,39 @@ def test_a_busy_port_is_refused():
     assert done.returncode == 2 and "in use" in done.stderr
 
 
-def test_the_compose_proxy_config_is_generated_and_current():
+def test_the_proxy_limit_is_the_pages_limit():
     sys.path.insert(0, str(ROOT / "deploy"))
-    from nginx_conf import MAX_UPLOAD_MB, compose_config
+    from nginx_conf import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 
-    assert (ROOT / "deploy" / "nginx.conf").read_text() == compose_config(), \
-        "regenerate: python deploy/nginx_conf.py > deploy/nginx.conf"
     from irlab.ui.runs.uploads import MAX_UPLOAD_MB as PAGE_LIMIT
 
-    assert MAX_UPLOAD_MB == PAGE_LIMIT
+    assert MAX_UPLOAD_MB == PAGE_LIMIT and MAX_UPLOAD_BYTES == 100_000_000
 
 
-def test_the_generated_configs_pass_nginx_t(tmp_path):
-    _need_nginx()
+def test_the_generated_config_passes_nginx_t(tmp_path):
+    need_nginx()
     sys.path.insert(0, str(ROOT / "deploy"))
-    from nginx_conf import compose_config, render
+    from nginx_conf import render
 
     local = tmp_path / "local.conf"
-    local.write_text(render(["127.0.0.1:1", "127.0.0.1:2"], listen="127.0.0.1:3", prefix=str(tmp_path)))
-    composed = tmp_path / "compose.conf"
-    composed.write_text(f"pid {tmp_path}/c.pid;\n"  # not the system's pid file
-                        + compose_config().replace("app:8501", "127.0.0.1:8501"))  # no DNS name "app" here
-    for config in (local, composed):
-        done = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(config)], capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+    local.write_text(render(["127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"], listen="127.0.0.1:4", prefix=str(tmp_path)))
+    done = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(local)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_class_store_is_the_option_else_the_variable_else_one_file_per_user(monkeypatch, tmp_path):
+    module = _run_local_module()
+    monkeypatch.delenv("IRLAB_CLASS_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", "/srv/data")
+    assert module.class_store(None) == "sqlite:////srv/data/irlab/classes.sqlite"
+    monkeypatch.setenv("IRLAB_CLASS_DB", "postgresql://irlab:s3cret@db.example.org/irlab")
+    url = module.class_store(None)
+    assert url == "postgresql+psycopg://irlab:s3cret@db.example.org/irlab"  # the replicas get the password ...
+    assert "s3cret" not in module.shown(url)  # ... the terminal does not
+    monkeypatch.chdir(tmp_path)  # a relative file is the caller's, not the repository's (the replicas' folder)
+    assert module.class_store("sqlite:///classes.sqlite") == f"sqlite:///{tmp_path}/classes.sqlite"
+
+
+def test_run_locals_doctests_pass():
+    result = doctest.testmod(_run_local_module())
+    assert result.attempted > 0 and result.failed == 0
