@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from irlab.errors import ValidationError
-from irlab.exercises import MEAN, SCHEMA_VERSION, Exercise, exercise_from_dict, exercise_to_dict  # noqa: F401 (MEAN: doctests)
-from irlab.exercises.schema import schema_problems
+from irlab.exercises import MEAN, SCHEMA_VERSION, Exercise, exercise_to_dict  # noqa: F401 (MEAN: doctests)
+from irlab.exercises.format import build_exercise, check_shape
 from irlab.metrics.registry import parse_measure
 
 Draft = dict[str, Any]
@@ -104,9 +104,9 @@ def check_draft(draft: Draft) -> tuple[Exercise | None, list[Problem]]:
     """Validate the draft: the exercise when valid, else None, and every problem found.
 
     Problems of the shape (fields, types, lengths, counts) are all reported at once, from the format's
-    JSON Schema (:mod:`irlab.exercises.schema`). Then the cross-field checks stop at the first problem
-    they meet; problems of independent questions are all reported (each question is checked without
-    the others that failed).
+    JSON Schema (:mod:`irlab.exercises.schema`), exactly as a file's are. Then the cross-field checks stop
+    at the first problem they meet; problems of independent questions are all reported (each question is
+    checked without the others that failed).
 
     >>> draft = blank_draft()
     >>> draft["questions"] += [{"id": "a", "measure": "P@9", "query": "q1", "system": "system"},
@@ -115,15 +115,14 @@ def check_draft(draft: Draft) -> tuple[Exercise | None, list[Problem]]:
     ['questions[1].measure', 'questions[2].measure']
     """
     data = file_data(draft)
-    shape = schema_problems(data)  # every problem of the shape at once (the JSON Schema)
+    shape = check_shape(data)  # every problem of the shape at once (the JSON Schema)
     if shape:
-        return None, [_problem(draft, None if path == "(the exercise)" else path, message) for path, message in shape]
+        return None, [_problem(draft, problem.path, problem.message) for problem in shape]
     problems: list[Problem] = []
-    questions = data.get("questions")
-    indices = list(range(len(questions))) if isinstance(questions, list) else []
+    indices = list(range(len(data["questions"])))
     for _ in range(MAX_QUESTION_PROBLEMS):
         try:
-            exercise = exercise_from_dict(data)
+            exercise = build_exercise(data)
         except ValidationError as error:
             path = error.path
             match = _PATH.match(path or "")

@@ -1,9 +1,20 @@
 """The exercise file format (JSON, ``schema_version`` 1): read, validate, write.
 
-The format is documented in ``docs/exercise-format.md``. Reading checks everything and raises
-:class:`irlab.errors.ValidationError` whose message names the field path and the problem,
-e.g. ``questions[2].measure: unknown measure 'NDKG@5'; valid measures: ...``. Writing gives
-canonical JSON (fixed key order, two-space indent, UTF-8, final newline), so
+The format is documented in ``docs/exercise-format.md``. Reading checks a file in three steps and raises
+:class:`irlab.errors.ValidationError` whose message names the field path and the problem, e.g.
+``questions[2].measure: unknown measure 'NDKG@5'; valid measures: ...``:
+
+1. the JSON text (:func:`read_json`): size, UTF-8, nesting depth (scanned without recursion), syntax,
+   duplicate keys, NaN and Infinity;
+2. the shape: the JSON Schema of :mod:`irlab.exercises.schema`, the one declaration of fields, types,
+   lengths, counts, ranges and text rules, applied by :mod:`irlab.exercises.schema_check`;
+3. the rules that need the whole file, the only rules written here: ids unique in their list, ``"mean"``
+   reserved, judgments and rankings naming known items and queries, every query ranked, grades within
+   their query's scale, a relevant item per query, questions naming known queries and systems, measure
+   names that parse, K within each ranking, ``rel`` on the scale, and every answer computable within a
+   budget (:data:`MAX_RANKED_ITEMS_ASKED`).
+
+Writing gives canonical JSON (fixed key order, two-space indent, UTF-8, final newline), so
 ``dump_exercise(parse_exercise(text))`` is stable and ``parse_exercise(dump_exercise(ex)) == ex``.
 
 Conventions:
@@ -16,11 +27,11 @@ Conventions:
   canonical spelling (``ndcg_cut_5`` is stored as ``nDCG@5``);
 * a question's K must lie in 1..N, N being the length of each ranking it is asked about.
 
->>> ex = parse_exercise('''{"schema_version": 1, "title": "Tiny",
+>>> ex = parse_exercise(\'\'\'{"schema_version": 1, "title": "Tiny",
 ...   "items": [{"id": "a", "label": "Doc <b>A</b>"}, {"id": "b", "label": "Doc B"}],
 ...   "queries": [{"id": "q", "scale": "binary", "judgments": {"b": 1}}],
 ...   "systems": [{"id": "s", "rankings": {"q": ["a", "b"]}}],
-...   "questions": [{"id": "p1", "measure": "precision@1", "query": "q", "system": "s"}]}''')
+...   "questions": [{"id": "p1", "measure": "precision@1", "query": "q", "system": "s"}]}\'\'\')
 >>> ex.items[0].label, ex.questions[0].measure, ex.tolerance
 ('Doc <b>A</b>', 'P@1', 0.005)
 >>> parse_exercise(dump_exercise(ex)) == ex
@@ -29,6 +40,10 @@ True
 Traceback (most recent call last):
 ...
 irlab.errors.ValidationError: items: the exercise needs at least 1 item
+>>> parse_exercise("[" * 100_000 + "]" * 100_000)
+Traceback (most recent call last):
+...
+irlab.errors.ValidationError: not an exercise file: nested deeper than 64 levels
 """
 
 from __future__ import annotations
@@ -36,53 +51,59 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterator
+import re
+from itertools import accumulate
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
-from irlab.exercises.model import (DEFAULT_TOLERANCE, MEAN, SCHEMA_VERSION, Exercise, ExerciseItem, ExerciseQuery,
-                                   ExerciseSystem, FrozenMapping, Question)
+from irlab.exercises.model import (
+    DEFAULT_TOLERANCE,
+    MEAN,
+    SCHEMA_VERSION,
+    Exercise,
+    ExerciseItem,
+    ExerciseQuery,
+    ExerciseSystem,
+    FrozenMapping,
+    Question,
+)
+from irlab.exercises.schema import MAX_DEPTH
+from irlab.exercises.schema_check import brief, nesting_depth, shape_problems, too_deep_message
 from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, parse_measure
-from irlab.scenarios.art import PICTURES
 
 MAX_FILE_BYTES = 256 * 1024
 """Exercise files above this size are refused before parsing (256 KB)."""
 
-MAX_ITEMS = 200
-MAX_QUERIES = 100
-MAX_SYSTEMS = 20
-MAX_QUESTIONS = 200
-MAX_GRADE = 20
-"""Limits on counts and on the top of a graded scale; larger exercises are refused with a message."""
-
-MAX_ID_LENGTH = 64
-MAX_LABEL_LENGTH = 300
-MAX_TITLE_LENGTH = 200
-MAX_PROMPT_LENGTH = 2_000
-MAX_INSTRUCTIONS_LENGTH = 20_000
-MAX_MEASURE_LENGTH = 200
-MAX_TOLERANCE = 0.1
 MAX_RANKED_ITEMS_ASKED = 100_000
 """Ranked items all questions together ask about (a mean over Q queries of N items counts Q × N): the work
 of one answer key. A file at every other limit could ask for 2.4 million, 20 s of computing per load."""
 
-_TOP_FIELDS = ("schema_version", "title", "instructions", "seed", "tolerance", "items", "queries", "systems",
-               "questions")
-_TOP_REQUIRED = ("schema_version", "title", "items", "queries", "systems", "questions")
-
 
 # ---------------------------------------------------------------------------------------------
-# Reading
+# Reading: the JSON text
 # ---------------------------------------------------------------------------------------------
 
 def parse_exercise(text: str | bytes) -> Exercise:
-    """Read an exercise from JSON text (or UTF-8 bytes); see the module docstring.
+    """Read an exercise from JSON text (or UTF-8 bytes); see the module docstring."""
+    return exercise_from_dict(read_json(text))
 
-    Refuses input over :data:`MAX_FILE_BYTES`, invalid JSON (with line and column), duplicate
-    keys, NaN/Infinity, and anything :func:`exercise_from_dict` refuses.
+
+def read_json(text: str | bytes) -> Any:
+    """The JSON value of an exercise file's text, or a :class:`ValidationError` saying why it is none.
+
+    Refuses input over :data:`MAX_FILE_BYTES`, text that is not UTF-8, JSON nested deeper than
+    :data:`~irlab.exercises.schema.MAX_DEPTH` levels (before parsing, so no parser can recurse that deep),
+    invalid JSON (with line and column), duplicate keys, NaN and Infinity.
+
+    >>> read_json('{"a": [1, 2]}'), read_json(b'\\xef\\xbb\\xbf[]')
+    ({'a': [1, 2]}, [])
+    >>> read_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    irlab.errors.ValidationError: not valid JSON: the key 'a' appears twice in one object
     """
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     check_size(len(raw))
@@ -90,15 +111,29 @@ def parse_exercise(text: str | bytes) -> Exercise:
         decoded = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValidationError(f"the file is not UTF-8 text (byte {error.start} cannot be read)") from None
+    if json_depth(decoded) > MAX_DEPTH:
+        raise ValidationError(too_deep_message())
     try:
-        data = json.loads(decoded, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+        return json.loads(decoded, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
     except json.JSONDecodeError as error:
         raise ValidationError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
-    except RecursionError:
-        raise ValidationError("not a usable exercise: the JSON is nested too deeply") from None
     except ValueError as error:  # a number too long to convert, a duplicate key, NaN
         raise ValidationError(f"not valid JSON: {error}") from None
-    return exercise_from_dict(data)
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)
+"""A JSON string (or an unterminated one, to the end): one way to match each character, so linear time."""
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """How deeply the brackets of JSON text nest, brackets inside strings not counted (a loop, not recursion).
+
+    >>> json_depth('{"a": [1, {"b": "[[[["}]}'), json_depth("[" * 100_000), json_depth("7")
+    (3, 100000, 0)
+    """
+    steps = [1 if bracket in "[{" else -1 for bracket in _BRACKET.findall(_STRING.sub("", text))]
+    return max(accumulate(steps), default=0)
 
 
 def read_exercise(path: str | PathLike[str]) -> Exercise:
@@ -106,19 +141,24 @@ def read_exercise(path: str | PathLike[str]) -> Exercise:
 
     A missing or unreadable file raises :class:`ValidationError` too, naming the path.
     """
+    data = read_exercise_json(path)
+    try:
+        return exercise_from_dict(data)
+    except ValidationError as error:
+        raise ValidationError(str(error), path=str(path)) from None
+
+
+def read_exercise_json(path: str | PathLike[str]) -> Any:
+    """The JSON value of an exercise file (:func:`read_json`); errors name the path."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        check_size(size)
+        check_size(path.stat().st_size)
         raw = path.read_bytes()
+        return read_json(raw)
     except ValidationError as error:
         raise ValidationError(error.message, path=str(path)) from None
     except OSError as error:
         raise ValidationError(f"cannot read the file: {error.strerror or error}", path=str(path)) from None
-    try:
-        return parse_exercise(raw)
-    except ValidationError as error:
-        raise ValidationError(str(error), path=str(path)) from None
 
 
 def check_size(size: int) -> None:
@@ -147,32 +187,39 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+# ---------------------------------------------------------------------------------------------
+# Reading: the shape, then the rules that need the whole file
+# ---------------------------------------------------------------------------------------------
+
 def exercise_from_dict(data: Any) -> Exercise:
     """Validate a parsed JSON value and build the :class:`Exercise`.
 
     Any JSON value is accepted as input: anything that is not a valid exercise raises
-    :class:`ValidationError` with the field path and the problem.
+    :class:`ValidationError` with the field path and the problem (the first one in the file).
     """
-    top = _object(data, None, _TOP_FIELDS, _TOP_REQUIRED, what="an exercise")
-    version = top["schema_version"]
-    if isinstance(version, bool) or not isinstance(version, int) or version != SCHEMA_VERSION:
-        raise ValidationError(f"unsupported version {_show(version)}; this version of IR Lab reads "
-                              f"schema_version {SCHEMA_VERSION}", path="schema_version")
-    title = _text(top["title"], "title", max_length=MAX_TITLE_LENGTH)
-    instructions = _text(top.get("instructions", ""), "instructions", max_length=MAX_INSTRUCTIONS_LENGTH,
-                         allow_empty=True, multiline=True)
-    seed = _seed(top.get("seed"))
-    tolerance = _tolerance(top.get("tolerance", DEFAULT_TOLERANCE))
-    items = _items(top["items"])
-    item_ids = {item.id for item in items}
-    queries = _queries(top["queries"], item_ids)
-    query_ids = [query.id for query in queries]
-    systems = _systems(top["systems"], query_ids, item_ids)
-    exercise = Exercise(title=title, instructions=instructions, seed=seed, tolerance=tolerance, items=items,
-                        queries=queries, systems=systems, questions=())
-    questions = _questions(top["questions"], exercise)
-    return Exercise(title=title, instructions=instructions, seed=seed, tolerance=tolerance, items=items,
-                    queries=queries, systems=systems, questions=questions)
+    problems = check_shape(data)
+    if problems:
+        raise problems[0]
+    return build_exercise(data)
+
+
+def exercise_problems(data: Any) -> list[ValidationError]:
+    """Every problem of the shape at once, in the file's order; if the shape is right, the first problem of
+    the rules that need the whole file; [] for a valid exercise.
+
+    >>> [str(p) for p in exercise_problems({"schema_version": 1, "title": "", "items": [{"id": 3}]})]
+    ["missing field 'queries' (an IR Lab exercise needs: schema_version, title, items, queries, systems, questions)", \
+'title: must not be empty', "items[0]: missing field 'label' (an item needs: id, label)", \
+'items[0].id: an id must be text such as "1" or "q1", got the number 3']
+    """
+    problems = check_shape(data)
+    if problems:
+        return problems
+    try:
+        build_exercise(data)
+    except ValidationError as error:
+        return [error]
+    return []
 
 
 def validate_exercise(exercise: Exercise) -> Exercise:
@@ -180,62 +227,68 @@ def validate_exercise(exercise: Exercise) -> Exercise:
     return exercise_from_dict(json.loads(json.dumps(exercise_to_dict(exercise))))
 
 
-def _items(value: Any) -> tuple[ExerciseItem, ...]:
-    items = []
-    for path, fields, item_id in _entries_with_ids(value, "items", "item", "an item", ("id", "label", "picture"),
-                                                   ("id", "label"), MAX_ITEMS):
-        label = _text(fields["label"], f"{path}.label", max_length=MAX_LABEL_LENGTH)
-        picture = fields.get("picture")
-        if picture is not None:
-            if not isinstance(picture, str) or picture not in PICTURES:
-                raise ValidationError(f"unknown picture {_show(picture)}; the built-in pictures are: "
-                                      + ", ".join(PICTURES), path=f"{path}.picture")
-        items.append(ExerciseItem(id=item_id, label=label, picture=picture))
-    return tuple(items)
+def check_shape(data: Any) -> list[ValidationError]:
+    """Every problem of the shape (nesting depth, version, the JSON Schema), in the file's order. The version
+    comes first: a file of another version is not judged by this one's schema (the rest would be noise)."""
+    if nesting_depth(data) > MAX_DEPTH:
+        return [ValidationError(too_deep_message())]
+    if isinstance(data, dict) and "schema_version" in data:
+        version = data["schema_version"]
+        if type(version) is not int or version != SCHEMA_VERSION:
+            return [ValidationError(f"unsupported version {brief(version)}; this version of IR Lab reads "
+                                    f"schema_version {SCHEMA_VERSION}", path="schema_version")]
+    return shape_problems(data)
 
 
-def _queries(value: Any, item_ids: set[str]) -> tuple[ExerciseQuery, ...]:
+def build_exercise(data: dict[str, Any]) -> Exercise:
+    """The exercise of a value whose shape :func:`check_shape` found right, checking the rules that need the
+    whole file (in the order of the file's sections; the first problem found is raised)."""
+    items = tuple(ExerciseItem(id=item["id"], label=item["label"], picture=item.get("picture"))
+                  for item in data["items"])
+    _unique_ids(data["items"], "items", "item")
+    item_ids = {item.id for item in items}
+    queries = _queries(data["queries"], item_ids)
+    query_ids = [query.id for query in queries]
+    systems = _systems(data["systems"], query_ids, item_ids)
+    seed = data.get("seed")
+    common = {"title": data["title"], "instructions": data.get("instructions", ""),
+              "seed": None if seed is None else int(seed), "tolerance": float(data.get("tolerance", DEFAULT_TOLERANCE)),
+              "items": items, "queries": queries, "systems": systems}
+    questions = _questions(data["questions"], Exercise(**common, questions=()))
+    return Exercise(**common, questions=questions)
+
+
+def _unique_ids(entries: list[dict[str, Any]], name: str, what: str) -> None:
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        if entry["id"] in seen:
+            raise ValidationError(f"{what} id {entry['id']!r} is used twice", path=f"{name}[{index}].id")
+        seen.add(entry["id"])
+
+
+def _queries(entries: list[dict[str, Any]], item_ids: set[str]) -> tuple[ExerciseQuery, ...]:
+    _unique_ids(entries, "queries", "query")
     queries = []
-    for path, fields, query_id in _entries_with_ids(value, "queries", "query", "a query",
-                                                    ("id", "text", "scale", "max_grade", "judgments"),
-                                                    ("id", "scale", "judgments"), MAX_QUERIES):
-        if query_id == MEAN:
+    for index, fields in enumerate(entries):
+        path = f"queries[{index}]"
+        if fields["id"] == MEAN:
             raise ValidationError(f"{MEAN!r} is reserved for questions about the mean over queries; "
                                   "choose another query id", path=f"{path}.id")
-        text = _text(fields.get("text", ""), f"{path}.text", max_length=MAX_LABEL_LENGTH, allow_empty=True)
         scale = fields["scale"]
-        if scale not in ("binary", "graded"):
-            raise ValidationError(f"scale must be \"binary\" or \"graded\", got {_show(scale)}", path=f"{path}.scale")
-        if scale == "graded":
-            if "max_grade" not in fields:
-                raise ValidationError("missing field 'max_grade': graded judgments need the top of their scale, "
-                                      "e.g. \"max_grade\": 3", path=path)
-            max_grade = _int(fields["max_grade"], f"{path}.max_grade", minimum=1, maximum=MAX_GRADE)
-        else:
-            max_grade = 1
-            if "max_grade" in fields and (isinstance(fields["max_grade"], bool) or fields["max_grade"] != 1):
-                raise ValidationError(f"binary judgments have max_grade 1, got {_show(fields['max_grade'])}; "
-                                      "leave it out or use \"scale\": \"graded\"", path=f"{path}.max_grade")
+        max_grade = int(fields["max_grade"]) if scale == "graded" else 1
         grades = _judgments(fields["judgments"], f"{path}.judgments", item_ids, scale, max_grade)
-        queries.append(ExerciseQuery(id=query_id, text=text,
+        queries.append(ExerciseQuery(id=fields["id"], text=fields.get("text", ""),
                                      judgments=Judgments(grades, scale=scale, max_grade=max_grade)))
     return tuple(queries)
 
 
-def _judgments(value: Any, path: str, item_ids: set[str], scale: str, max_grade: int) -> dict[str, int]:
-    if not isinstance(value, dict):
-        raise ValidationError(f"judgments must be an object mapping item ids to grades, got {_kind(value)}", path=path)
+def _judgments(value: dict[str, Any], path: str, item_ids: set[str], scale: str, max_grade: int) -> dict[str, int]:
     grades = {}
     for item, grade in value.items():
         where = f"{path}[{item!r}]"
         if item not in item_ids:
             raise ValidationError(f"unknown item {item!r}; the items are: {_some(item_ids)}", path=where)
-        if isinstance(grade, bool) or not isinstance(grade, (int, float)) or \
-                (isinstance(grade, float) and not grade.is_integer()):
-            raise ValidationError(f"a grade must be a whole number, got {_show(grade)}", path=where)
         grade = int(grade)
-        if grade < 0:
-            raise ValidationError(f"a grade cannot be negative, got {grade}", path=where)
         if grade > max_grade:
             problem = (f"binary judgments use grades 0 and 1 only, got {grade}" if scale == "binary"
                        else f"grade {grade} is above max_grade ({max_grade})")
@@ -247,75 +300,58 @@ def _judgments(value: Any, path: str, item_ids: set[str], scale: str, max_grade:
     return grades
 
 
-def _systems(value: Any, query_ids: list[str], item_ids: set[str]) -> tuple[ExerciseSystem, ...]:
+def _systems(entries: list[dict[str, Any]], query_ids: list[str], item_ids: set[str]) -> tuple[ExerciseSystem, ...]:
+    _unique_ids(entries, "systems", "system")
     systems = []
-    for path, fields, system_id in _entries_with_ids(value, "systems", "system", "a system",
-                                                     ("id", "name", "rankings"), ("id", "rankings"), MAX_SYSTEMS):
-        name = _text(fields.get("name", ""), f"{path}.name", max_length=MAX_LABEL_LENGTH, allow_empty=True)
-        rankings_value = fields["rankings"]
-        if not isinstance(rankings_value, dict):
-            raise ValidationError(f"rankings must be an object mapping query ids to lists of item ids, got "
-                                  f"{_kind(rankings_value)}", path=f"{path}.rankings")
-        for query in rankings_value:
+    for index, fields in enumerate(entries):
+        path = f"systems[{index}].rankings"
+        given = fields["rankings"]
+        for query in given:
             if query not in query_ids:
                 raise ValidationError(f"unknown query {query!r}; the queries are: {_some(query_ids)}",
-                                      path=f"{path}.rankings[{query!r}]")
+                                      path=f"{path}[{query!r}]")
         rankings = {}
         for query in query_ids:
-            if query not in rankings_value:
-                raise ValidationError(f"no ranking for query {query!r}; every system ranks every query",
-                                      path=f"{path}.rankings")
-            rankings[query] = _ranking(rankings_value[query], f"{path}.rankings[{query!r}]", item_ids)
-        systems.append(ExerciseSystem(id=system_id, name=name, rankings=FrozenMapping(rankings)))
+            if query not in given:
+                raise ValidationError(f"no ranking for query {query!r}; every system ranks every query", path=path)
+            rankings[query] = _ranking(given[query], f"{path}[{query!r}]", item_ids)
+        systems.append(ExerciseSystem(id=fields["id"], name=fields.get("name", ""), rankings=FrozenMapping(rankings)))
     return tuple(systems)
 
 
-def _ranking(value: Any, path: str, item_ids: set[str]) -> tuple[str, ...]:
-    entries = _list(value, path, what="ranked item", minimum=1, maximum=MAX_ITEMS)
-    first_rank: dict[str, int] = {}
+def _ranking(entries: list[str], path: str, item_ids: set[str]) -> tuple[str, ...]:
     for rank, item in enumerate(entries, start=1):
-        where = f"{path}[{rank - 1}]"
-        if not isinstance(item, str):
-            raise ValidationError(f"a ranking lists item ids (texts such as \"3\"), got {_show(item)}", path=where)
         if item not in item_ids:
             raise ValidationError(f"unknown item {item!r} at rank {rank}; the items are: {_some(item_ids)}",
-                                  path=where)
-        if item in first_rank:
-            raise ValidationError(f"item {item!r} appears twice in the ranking (ranks {first_rank[item]} and {rank})",
-                                  path=where)
-        first_rank[item] = rank
+                                  path=f"{path}[{rank - 1}]")
     return tuple(entries)
 
 
-def _questions(value: Any, exercise: Exercise) -> tuple[Question, ...]:
+def _questions(entries: list[dict[str, Any]], exercise: Exercise) -> tuple[Question, ...]:
+    _unique_ids(entries, "questions", "question")
     query_ids = [query.id for query in exercise.queries]
     system_ids = [system.id for system in exercise.systems]
     questions = []
     asked = 0
-    for path, fields, question_id in _entries_with_ids(value, "questions", "question", "a question",
-                                                       ("id", "measure", "query", "system", "prompt", "mean_over"),
-                                                       ("id", "measure", "query", "system"), MAX_QUESTIONS):
-        measure_text = _text(fields["measure"], f"{path}.measure", max_length=MAX_MEASURE_LENGTH)
+    for index, fields in enumerate(entries):
+        path = f"questions[{index}]"
         try:
-            measure = parse_measure(measure_text, families=TEACHING_ORDER)  # the measures exercises can teach
+            measure = parse_measure(fields["measure"], families=TEACHING_ORDER)  # the measures exercises can teach
         except ValidationError as error:
             raise ValidationError(error.message, path=f"{path}.measure") from None
         query = fields["query"]
         if query != MEAN and query not in query_ids:
-            raise ValidationError(f"unknown query {_show(query)}; use a query id ({_some(query_ids)}) or \"mean\"",
+            raise ValidationError(f"unknown query {brief(query)}; use a query id ({_some(query_ids)}) or \"mean\"",
                                   path=f"{path}.query")
         system = fields["system"]
         if system not in system_ids:
-            raise ValidationError(f"unknown system {_show(system)}; the systems are: {_some(system_ids)}",
+            raise ValidationError(f"unknown system {brief(system)}; the systems are: {_some(system_ids)}",
                                   path=f"{path}.system")
-        prompt = _text(fields.get("prompt", ""), f"{path}.prompt", max_length=MAX_PROMPT_LENGTH, allow_empty=True,
-                       multiline=True)
         mean_over = _mean_over(fields.get("mean_over"), f"{path}.mean_over", query, query_ids)
-        question = Question(id=question_id, measure=str(measure), query=query, system=system, prompt=prompt,
-                            mean_over=mean_over)
+        question = Question(id=fields["id"], measure=str(measure), query=query, system=system,
+                            prompt=fields.get("prompt", ""), mean_over=mean_over)
         _check_measure_fits(question, exercise, f"{path}.measure")
-        system = exercise.system(system)
-        asked += sum(len(system.rankings[q]) for q in exercise.question_queries(question))
+        asked += sum(len(exercise.system(system).rankings[q]) for q in exercise.question_queries(question))
         if asked > MAX_RANKED_ITEMS_ASKED:
             raise ValidationError(f"the questions up to this one ask about {asked:,} ranked items in all; at most "
                                   f"{MAX_RANKED_ITEMS_ASKED:,} are allowed (ask for means over fewer queries, or "
@@ -325,19 +361,16 @@ def _questions(value: Any, exercise: Exercise) -> tuple[Question, ...]:
     return tuple(questions)
 
 
-def _mean_over(value: Any, path: str, query: str, query_ids: list[str]) -> tuple[str, ...] | None:
+def _mean_over(value: list[str] | None, path: str, query: str, query_ids: list[str]) -> tuple[str, ...] | None:
     if value is None:
         return None
     if query != MEAN:
         raise ValidationError("mean_over is only allowed when query is \"mean\"", path=path)
-    entries = _list(value, path, what="query id", minimum=1, maximum=MAX_QUERIES)
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(value):
         if entry not in query_ids:
-            raise ValidationError(f"unknown query {_show(entry)}; the queries are: {_some(query_ids)}",
+            raise ValidationError(f"unknown query {brief(entry)}; the queries are: {_some(query_ids)}",
                                   path=f"{path}[{index}]")
-        if entry in entries[:index]:
-            raise ValidationError(f"query {entry!r} is listed twice", path=f"{path}[{index}]")
-    return tuple(entries)
+    return tuple(value)
 
 
 def _check_answerable(question: Question, exercise: Exercise, path: str) -> None:
@@ -360,10 +393,9 @@ def _check_measure_fits(question: Question, exercise: Exercise, path: str) -> No
     for query_id in exercise.question_queries(question):
         ranking = system.rankings[query_id]
         if measure.cutoff is not None and measure.cutoff > len(ranking):
+            items = f"{len(ranking)} item{'s' if len(ranking) != 1 else ''}"
             raise ValidationError(f"K = {measure.cutoff} is past the end of the ranking: system {system.id!r} ranks "
-                                  f"{len(ranking)} item{'s' if len(ranking) != 1 else ''} for query {query_id!r}; use K between 1 and "
-                                  f"{len(ranking)}",
-                                  path=path)
+                                  f"{items} for query {query_id!r}; use K between 1 and {len(ranking)}", path=path)
         top = exercise.query(query_id).max_grade
         if measure.relevance_level is not None and measure.relevance_level > top:
             raise ValidationError(f"rel={measure.relevance_level} is above the top grade ({top}) of query "
@@ -375,126 +407,10 @@ def _check_measure_fits(question: Question, exercise: Exercise, path: str) -> No
                                       f"{question.measure} would be 0 whatever the ranking", path=path)
 
 
-# ---------------------------------------------------------------------------------------------
-# Small typed readers: each checks one JSON value and names its path in the message
-# ---------------------------------------------------------------------------------------------
-
-def _kind(value: Any) -> str:
-    """A JSON value's type in words."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"{'true' if value else 'false'}"
-    if isinstance(value, (int, float)):
-        return f"the number {_show(value)}"
-    if isinstance(value, str):
-        return f"the text {_show(value)}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _show(value: Any, limit: int = 40) -> str:
-    """A short repr for messages (long texts are cut)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def _some(ids: Any, limit: int = 12) -> str:
     ordered = sorted(ids) if isinstance(ids, set) else list(ids)
     shown = ", ".join(repr(i) for i in ordered[:limit])
     return shown + (f", ... ({len(ordered)} in all)" if len(ordered) > limit else "")
-
-
-def _object(value: Any, path: str | None, allowed: tuple[str, ...], required: tuple[str, ...], *,
-            what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ValidationError(f"{what} must be a JSON object {{...}}, got {_kind(value)}", path=path)
-    for key in value:
-        if key not in allowed:
-            raise ValidationError(f"unknown field {_show(key)}; the fields of {what} are: " + ", ".join(allowed),
-                                  path=path)
-    for key in required:
-        if key not in value:
-            raise ValidationError(f"missing field {key!r} ({what} needs: {', '.join(required)})", path=path)
-    return value
-
-
-def _entries_with_ids(value: Any, name: str, what: str, article: str, keys: tuple[str, ...],
-                      required: tuple[str, ...], maximum: int) -> Iterator[tuple[str, dict[str, Any], str]]:
-    """Each object of the list ``name`` as (path, fields, id), refusing an id used twice."""
-    seen: set[str] = set()
-    for index, entry in enumerate(_list(value, name, what=what, minimum=1, maximum=maximum)):
-        path = f"{name}[{index}]"
-        fields = _object(entry, path, keys, required, what=article)
-        entry_id = _identifier(fields["id"], f"{path}.id")
-        if entry_id in seen:
-            raise ValidationError(f"{what} id {entry_id!r} is used twice", path=f"{path}.id")
-        seen.add(entry_id)
-        yield path, fields, entry_id
-
-
-def _list(value: Any, path: str, *, what: str, minimum: int, maximum: int) -> list[Any]:
-    if not isinstance(value, list):
-        raise ValidationError(f"must be a list, got {_kind(value)}", path=path)
-    if len(value) < minimum:
-        noun = "the exercise needs" if "[" not in path else "needs"
-        raise ValidationError(f"{noun} at least {minimum} {what}", path=path)
-    if len(value) > maximum:
-        raise ValidationError(f"too many entries: {len(value)}; at most {maximum} are allowed", path=path)
-    return value
-
-
-def _text(value: Any, path: str, *, max_length: int, allow_empty: bool = False, multiline: bool = False) -> str:
-    if not isinstance(value, str):
-        raise ValidationError(f"must be text, got {_kind(value)}", path=path)
-    allowed = "\n\t\r" if multiline else ""
-    bad = next((char for char in value if not char.isprintable() and char not in allowed and char != " "), None)
-    if bad is not None:  # NUL and other control characters would travel into every export
-        raise ValidationError(f"must not hold control characters such as U+{ord(bad):04X}"
-                              + ("" if multiline else " (a line break, a tab or a NUL)"), path=path)
-    if not allow_empty and not value.strip():
-        raise ValidationError("must not be empty", path=path)
-    if len(value) > max_length:
-        raise ValidationError(f"is too long: {len(value)} characters; at most {max_length} are allowed", path=path)
-    return value
-
-
-def _identifier(value: Any, path: str) -> str:
-    if not isinstance(value, str):
-        raise ValidationError(f"an id must be text such as \"1\" or \"q1\", got {_kind(value)}", path=path)
-    if not value or value != value.strip() or any(not char.isprintable() for char in value):
-        raise ValidationError(f"an id must be non-empty, printable text without surrounding spaces, got {_show(value)}",
-                              path=path)
-    if len(value) > MAX_ID_LENGTH:
-        raise ValidationError(f"an id may have at most {MAX_ID_LENGTH} characters, got {len(value)}", path=path)
-    return value
-
-
-def _int(value: Any, path: str, *, minimum: int, maximum: int) -> int:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError(f"must be a whole number, got {_kind(value)}", path=path)
-    if not minimum <= value <= maximum:
-        raise ValidationError(f"must be between {minimum} and {maximum}, got {value}", path=path)
-    return value
-
-
-def _seed(value: Any) -> int | None:
-    if value is None:
-        return None
-    return _int(value, "seed", minimum=0, maximum=2**63 - 1)
-
-
-def _tolerance(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValidationError(f"must be a number, got {_kind(value)}", path="tolerance")
-    if not 0 < value <= MAX_TOLERANCE:
-        raise ValidationError(f"must be above 0 and at most {MAX_TOLERANCE}, got {value}", path="tolerance")
-    return float(value)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,13 +14,46 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irlab.errors import ValidationError
-from irlab.exercises import (BUILTIN_NAMES, MAX_LINK_CHARS, answer_key, builtin_exercise, dump_exercise,
-                             exercise_from_dict, exercise_to_link, make_variant, parse_exercise)
-from irlab.exercises.drafts import (TABLES, add_question, apply_edit, blank_draft, check_draft, draft_of, file_data,
-                                    file_stem, has_edits, parse_id_list, set_field, set_ranking, table_rows)
+from irlab.exercises import (
+    BUILTIN_NAMES,
+    MAX_LINK_CHARS,
+    answer_key,
+    builtin_exercise,
+    dump_exercise,
+    exercise_from_dict,
+    exercise_to_link,
+    make_variant,
+    parse_exercise,
+)
+from irlab.exercises.drafts import (
+    TABLES,
+    add_question,
+    apply_edit,
+    blank_draft,
+    check_draft,
+    draft_of,
+    file_data,
+    file_stem,
+    has_edits,
+    parse_id_list,
+    set_field,
+    set_ranking,
+    table_rows,
+)
 from irlab.exercises.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
-from irlab.exercises.sharing import (EXPORTS, export_name, open_link, open_practice, opened_file, opened_params,
-                                     practice_path, read_seed, variant_bundle, variant_seeds, with_seed)
+from irlab.exercises.sharing import (
+    EXPORTS,
+    export_name,
+    open_link,
+    open_practice,
+    opened_file,
+    opened_params,
+    practice_path,
+    read_seed,
+    variant_bundle,
+    variant_seeds,
+    with_seed,
+)
 from irlab.metrics.registry import TEACHING_ORDER, parse_measure
 
 NDCG = builtin_exercise("ndcg-exercise")

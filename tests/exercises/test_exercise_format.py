@@ -10,8 +10,18 @@ from pathlib import Path
 import pytest
 
 from irlab.errors import ValidationError
-from irlab.exercises import (BUILTIN_NAMES, dump_exercise, exercise_from_dict, exercise_scenario, exercise_to_dict,
-                             parse_exercise, question_rankings, read_exercise, validate_exercise, write_exercise)
+from irlab.exercises import (
+    BUILTIN_NAMES,
+    dump_exercise,
+    exercise_from_dict,
+    exercise_scenario,
+    exercise_to_dict,
+    parse_exercise,
+    question_rankings,
+    read_exercise,
+    validate_exercise,
+    write_exercise,
+)
 from irlab.exercises.examples import builtin_text, load_exercise_source
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES
 

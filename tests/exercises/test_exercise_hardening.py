@@ -13,7 +13,8 @@ from markdown_it import MarkdownIt
 
 from irlab.errors import ValidationError
 from irlab.exercises import dump_exercise, exercise_from_dict, exercise_notebook, parse_exercise
-from irlab.exercises.format import MAX_FILE_BYTES, MAX_LABEL_LENGTH
+from irlab.exercises.format import MAX_FILE_BYTES
+from irlab.exercises.schema import MAX_LABEL_LENGTH
 from irlab.exercises.sharing import EXPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,6 +105,17 @@ def test_the_cli_refuses_a_hostile_file_in_one_line(tmp_path, small_dict):
                           text=True, cwd=ROOT)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "questions[0].measure" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"title": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                  '{"a":' * 30_000 + "1" + "}" * 30_000, "[" * 100_000])
+def test_the_cli_refuses_deeply_nested_json_as_malformed(tmp_path, text):
+    """Issue 21: a file nested 100,000 arrays deep stopped the command with a RecursionError (exit status 3)."""
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    done = subprocess.run([sys.executable, "-m", "irlab", "exercise", "validate", str(path)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)  # a guard against a hang, not a timing check
+    assert (done.returncode, done.stderr) == (2, f"error: {path}: not an exercise file: nested deeper than 64 levels\n")
 
 
 def test_the_work_of_an_answer_key_is_bounded():

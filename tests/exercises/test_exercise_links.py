@@ -47,7 +47,9 @@ def _token(raw: bytes) -> str:
     ("ex1.A", "damaged (it is cut short)"),
     ("ex1.AAAA", "damaged (it does not decompress)"),
     ("ex1." + "A" * (MAX_LINK_CHARS + 1), "too long"),
-    (_token(b"[1, 2]"), "this exercise link holds an invalid exercise: an exercise must be a JSON object"),
+    (_token(b"[1, 2]"), "this exercise link holds an invalid exercise: an IR Lab exercise must be a JSON object"),
+    (_token(b"[" * 100_000 + b"]" * 100_000),
+     "this exercise link holds an invalid exercise: not an exercise file: nested deeper than 64 levels"),
     (_token(b"{not json"), "this exercise link holds an invalid exercise: not valid JSON"),
     (_token(b" " * 300_000), "holds more than an exercise file may hold"),
 ])

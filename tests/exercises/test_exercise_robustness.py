@@ -15,10 +15,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irlab.errors import ValidationError
-from irlab.exercises import (answer_key, dump_exercise, exercise_from_dict, exercise_notebook,
-                             exercise_to_dict, parse_exercise, read_exercise)
+from irlab.exercises import (
+    answer_key,
+    dump_exercise,
+    exercise_from_dict,
+    exercise_notebook,
+    exercise_to_dict,
+    parse_exercise,
+    read_exercise,
+)
 from irlab.exercises.examples import builtin_text
-from irlab.exercises.format import MAX_FILE_BYTES, MAX_ITEMS
+from irlab.exercises.format import MAX_FILE_BYTES
+from irlab.exercises.schema import MAX_ITEMS
 from irlab.exercises.sharing import EXPORTS
 
 
@@ -60,16 +68,20 @@ CASES = [
     ("duplicate item id", _set("items.1.id", "a"), "items[1].id: item id 'a' is used twice"),
     ("label missing", _delete("items.0.label"), "items[0]: missing field 'label'"),
     ("unknown picture", _set("items.0.picture", "unicorn"), "items[0].picture: unknown picture 'unicorn'"),
-    ("unknown scale", _set("queries.0.scale", "stars"), "queries[0].scale: scale must be \"binary\" or \"graded\""),
+    ("unknown scale", _set("queries.0.scale", "stars"),
+     "queries[0].scale: must be \"binary\" or \"graded\", got the text 'stars'"),
     ("graded without max_grade", _delete("queries.0.max_grade"), "queries[0]: missing field 'max_grade'"),
     ("max_grade fractional", _set("queries.0.max_grade", 2.5), "queries[0].max_grade: must be a whole number"),
     ("binary with max_grade 3", _set("queries.1.max_grade", 3),
      "queries[1].max_grade: binary judgments have max_grade 1"),
-    ("negative grade", _set("queries.0.judgments.a", -1), "queries[0].judgments['a']: a grade cannot be negative"),
+    ("negative grade", _set("queries.0.judgments.a", -1),
+     "queries[0].judgments['a']: a grade must be between 0 and 20, got -1"),
+    ("grade above the top of any scale", _set("queries.0.judgments.a", 21),
+     "queries[0].judgments['a']: a grade must be between 0 and 20, got 21"),
     ("fractional grade", _set("queries.0.judgments.a", 1.5),
-     "queries[0].judgments['a']: a grade must be a whole number, got 1.5"),
-    ("grade as text", _set("queries.0.judgments.a", "3"), "a grade must be a whole number, got '3'"),
-    ("grade as boolean", _set("queries.0.judgments.a", True), "a grade must be a whole number, got True"),
+     "queries[0].judgments['a']: a grade must be a whole number, got the number 1.5"),
+    ("grade as text", _set("queries.0.judgments.a", "3"), "a grade must be a whole number, got the text '3'"),
+    ("grade as boolean", _set("queries.0.judgments.a", True), "a grade must be a whole number, got true"),
     ("grade above max_grade", _set("queries.0.judgments.a", 5),
      "queries[0].judgments['a']: grade 5 is above max_grade (3)"),
     ("binary grade 2", _set("queries.1.judgments.c", 2),
@@ -79,12 +91,14 @@ CASES = [
     ("duplicate query id", _set("queries.1.id", "q1"), "queries[1].id: query id 'q1' is used twice"),
     ("query called mean", _set("queries.1.id", "mean"), "queries[1].id: 'mean' is reserved"),
     ("ranking repeats an item", _set("systems.0.rankings.q1", ["b", "a", "b"]),
-     "systems[0].rankings['q1'][2]: item 'b' appears twice in the ranking (ranks 1 and 3)"),
+     "systems[0].rankings['q1'][2]: item id 'b' appears twice in the ranking (positions 1 and 3)"),
     ("unknown item in a ranking", _set("systems.0.rankings.q2", ["a", "z"]),
      "systems[0].rankings['q2'][1]: unknown item 'z' at rank 2"),
     ("ranking of numbers", _set("systems.0.rankings.q2", [1, 2]),
-     "systems[0].rankings['q2'][0]: a ranking lists item ids"),
-    ("empty ranking", _set("systems.0.rankings.q2", []), "systems[0].rankings['q2']: needs at least 1 ranked item"),
+     "systems[0].rankings['q2'][0]: an item id must be text such as \"3\", got the number 1"),
+    ("rankings not an object", _set("systems.0.rankings", [["a"]]),
+     "systems[0].rankings: must be a JSON object {...} such as {\"q1\": [\"3\", \"1\", \"2\"]}, got a list"),
+    ("empty ranking", _set("systems.0.rankings.q2", []), "systems[0].rankings['q2']: needs at least 1 item id"),
     ("missing ranking", _delete("systems.0.rankings.q2"), "systems[0].rankings: no ranking for query 'q2'"),
     ("ranking of an unknown query", _set("systems.0.rankings.q9", ["a"]),
      "systems[0].rankings['q9']: unknown query 'q9'"),
@@ -114,6 +128,23 @@ CASES = [
     ("negative seed", _set("seed", -3), "seed: must be between 0"),
     ("too many items", _set("items", [{"id": str(i), "label": "x"} for i in range(MAX_ITEMS + 1)]),
      "items: too many entries: 201; at most 200 are allowed"),
+    ("label too long", _set("items.1.label", "x" * 301), "items[1].label: is too long: 301 characters; at most 300"),
+    ("id too long", _set("items.0.id", "a" * 65), "items[0].id: an id is too long: 65 characters; at most 64"),
+    ("empty id", _set("items.0.id", ""), "items[0].id: an id must not be empty"),
+    ("line break in an id", _set("items.0.id", "a\nb"),
+     "items[0].id: an id must not hold control characters such as U+000A (a line break)"),
+    ("right-to-left override in a label", _set("items.0.label", "\u202eevil"),
+     "items[0].label: must not hold control characters such as U+202E (right-to-left override)"),
+    ("unpaired surrogate in a title", _set("title", "a\ud800"),
+     "title: must not hold control characters such as U+D800"),
+    ("NUL in instructions", _set("instructions", "a\x00"),
+     "instructions: must not hold control characters such as U+0000 (a NUL)"),
+    ("unknown field of an item", _set("items.0.colour", "red"),
+     "items[0]: unknown field 'colour'; the fields of an item are: id, label, picture"),
+    ("mean_over repeats a query", _set("questions.1.mean_over", ["q1", "q1"]),
+     "questions[1].mean_over[1]: query id 'q1' appears twice in the list (positions 1 and 2)"),
+    ("question's system not text", _set("questions.0.system", 5),
+     "questions[0].system: must be text, got the number 5"),
 ]
 
 
@@ -130,12 +161,16 @@ def test_malformed_exercise_gives_a_clear_message(name, mutate, message, small_d
 RAW_CASES = [
     ("invalid JSON", "{", "not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)"),
     ("trailing garbage", '{"a": 1} x', "not valid JSON: Extra data"),
-    ("top-level list", "[]", "an exercise must be a JSON object {...}, got a list"),
-    ("top-level text", '"hello"', "an exercise must be a JSON object {...}, got the text 'hello'"),
+    ("top-level list", "[]", "an IR Lab exercise must be a JSON object {...}, got a list"),
+    ("top-level text", '"hello"', "an IR Lab exercise must be a JSON object {...}, got the text 'hello'"),
     ("top-level null", "null", "got null"),
     ("duplicate keys", '{"title": "a", "title": "b"}', "the key 'title' appears twice in one object"),
     ("NaN", '{"tolerance": NaN}', "NaN is not a number JSON allows"),
-    ("deep nesting", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ("deep nesting", "[" * 100_000 + "]" * 100_000, "not an exercise file: nested deeper than 64 levels"),
+    ("deep objects", '{"a": ' * 65 + "1" + "}" * 65, "not an exercise file: nested deeper than 64 levels"),
+    ("deep and unterminated", "[" * 100_000, "not an exercise file: nested deeper than 64 levels"),
+    ("64 levels are only JSON", "[" * 64 + "]" * 64, "an IR Lab exercise must be a JSON object {...}, got a list"),
+    ("brackets in texts do not nest", '{"title": "' + "[" * 1000 + '"}', "missing field 'schema_version'"),
     ("huge number", '{"seed": ' + "9" * 5000 + "}", "not valid JSON"),
     ("empty file", "", "not valid JSON: Expecting value (line 1, column 1)"),
 ]
@@ -194,28 +229,40 @@ JSON = st.recursive(
     max_leaves=20)
 
 
-def _loads_or_refuses(data) -> None:
+def _loads_or_refuses(data) -> str:
+    """"valid" or "refused"; a valid exercise must work all the way through (validation is a promise), and a
+    refusal must be one ValidationError whose message is one line."""
     try:
         exercise = exercise_from_dict(data)
-    except ValidationError:
-        return
-    # a valid exercise works all the way through: validation is a promise
+    except ValidationError as error:
+        assert error.message and "\n" not in str(error)
+        return "refused"
     assert exercise_from_dict(exercise_to_dict(exercise)) == exercise
     assert parse_exercise(dump_exercise(exercise)) == exercise
     key = answer_key(exercise)
     assert len(key) == len(exercise.questions) and all(math.isfinite(entry.value) for entry in key)
     for export in EXPORTS:
         assert export.make(exercise)
+    return "valid"
+
+
+def _verdict(read) -> object:
+    try:
+        return read()
+    except ValidationError as error:
+        return str(error)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(JSON)
 def test_any_json_value_loads_or_raises_validation_error(value):
-    _loads_or_refuses(value)
+    assert _loads_or_refuses(value) == "refused"  # random JSON is never an exercise
     try:
-        parse_exercise(json.dumps(value))
-    except ValidationError:
-        pass
+        text = json.dumps(value, allow_nan=False)
+    except ValueError:  # an infinity: no JSON text holds it (and exercise_from_dict refused it above)
+        return
+    # the text and the value it holds get the same verdict and the same message
+    assert _verdict(lambda: parse_exercise(text)) == _verdict(lambda: exercise_from_dict(value))
 
 
 def _paths(value, prefix=()):
@@ -232,26 +279,40 @@ def _paths(value, prefix=()):
 BUILTINS = [json.loads(builtin_text("cats-in-boxes")), json.loads(builtin_text("ndcg-exercise"))]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_any_mutation_of_a_valid_exercise_loads_or_raises_validation_error(small_exercise_document, data):
-    document = copy.deepcopy(data.draw(st.sampled_from([small_exercise_document, *BUILTINS])))
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = [path for path in _paths(document) if path]
-        path = data.draw(st.sampled_from(paths))
-        parent = document
-        for key in path[:-1]:
-            parent = parent[key]
-        operation = data.draw(st.sampled_from(["replace", "delete", "duplicate"]))
-        if operation == "replace":
-            parent[path[-1]] = data.draw(JSON)
-        elif operation == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, list):
-            parent.insert(path[-1], copy.deepcopy(parent[path[-1]]))
-        else:
-            parent[f"{path[-1]}2"] = copy.deepcopy(parent[path[-1]])
-    _loads_or_refuses(document)
+def _mutate(document, data) -> None:
+    """Replace, delete, duplicate or swap one node of ``document``."""
+    paths = [path for path in _paths(document) if path]
+    path = data.draw(st.sampled_from(paths))
+    parent = document
+    for key in path[:-1]:
+        parent = parent[key]
+    operation = data.draw(st.sampled_from(["replace", "delete", "duplicate", "swap"]))
+    if operation == "replace":
+        parent[path[-1]] = data.draw(JSON)
+    elif operation == "delete":
+        del parent[path[-1]]
+    elif operation == "swap" and isinstance(parent, list):  # often keeps the exercise valid (two ranks swapped)
+        other = data.draw(st.integers(0, len(parent) - 1))
+        parent[path[-1]], parent[other] = parent[other], parent[path[-1]]
+    elif isinstance(parent, list):
+        parent.insert(path[-1], copy.deepcopy(parent[path[-1]]))
+    else:
+        parent[f"{path[-1]}2"] = copy.deepcopy(parent[path[-1]])
+
+
+def test_any_mutation_of_a_valid_exercise_loads_or_raises_validation_error(small_exercise_document):
+    outcomes = []
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.data())
+    def mutated(data):
+        document = copy.deepcopy(data.draw(st.sampled_from([small_exercise_document, *BUILTINS])))
+        for _ in range(data.draw(st.integers(1, 3))):
+            _mutate(document, data)
+        outcomes.append(_loads_or_refuses(document))
+
+    mutated()
+    assert {"valid", "refused"} <= set(outcomes), "both outcomes are exercised"
 
 
 @settings(max_examples=25, deadline=None)

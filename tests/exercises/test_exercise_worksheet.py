@@ -10,9 +10,19 @@ from html.parser import HTMLParser
 
 import pytest
 
-from irlab.exercises import (answer_key, answer_key_csv, answer_key_html, answer_key_markdown, exercise_from_dict,
-                             exercise_notebook, explain_question, make_variant, notebook_text, worksheet_html,
-                             worksheet_markdown)
+from irlab.exercises import (
+    answer_key,
+    answer_key_csv,
+    answer_key_html,
+    answer_key_markdown,
+    exercise_from_dict,
+    exercise_notebook,
+    explain_question,
+    make_variant,
+    notebook_text,
+    worksheet_html,
+    worksheet_markdown,
+)
 from irlab.exercises.csv_key import COLUMNS
 
 
