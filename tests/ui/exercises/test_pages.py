@@ -152,7 +152,7 @@ def test_judgments_rankings_and_tile_drags_edit_the_exercise(builder_on):
     at.session_state[TAB] = "Systems and rankings"
     at.run()
     edit(at, "rankings", {"edited_rows": {0: {"ranking": "2, 1, 3, 4, 5, 6, 7, 8, 8"}}})
-    assert "item '8' appears twice in the ranking (ranks 8 and 9)" in texts(at)
+    assert "item id '8' appears twice in the ranking (positions 8 and 9)" in texts(at)
     edit(at, "rankings", {"edited_rows": {0: {"ranking": "2 4 5 7 1 3 6 8"}}})
     assert at.session_state[VALID].ranking("walkthrough", "cat-in-a-box")[:4] == ("2", "4", "5", "7")
     at.session_state[TAB] = "Preview and answer key"
@@ -191,8 +191,9 @@ def test_a_bad_upload_shows_the_error_and_never_replaces_the_exercise(builder_on
         ("broken.json", b'{"schema_version": 1, "title": ', "not valid JSON"),
         ("typo.json", dump_exercise(NDCG).replace('"judgments"', '"judgements"', 1).encode(),
          "unknown field 'judgements'"),
-        ("huge.json", b" " * 300_000, "the file is too large"),
+        ("huge.json", b" " * 300_000, "an exercise file is at most"),
         ("script.json", b"<script>alert(1)</script>", "not valid JSON"),
+        ("deep.json", b"[" * 100_000 + b"]" * 100_000, "not an exercise file: nested deeper than 64 levels"),
     ]:
         upload(at, name, data)
         shown = texts(at)
@@ -311,6 +312,9 @@ def test_answers_are_kept_when_switching_questions(open_page):
     ({"exercise": exercise_to_link(NDCG)[:300]}, "damaged"),
     ({"builtin": "ndcg-exercise", "seed": "seven"}, "is not a whole number"),
     ({"builtin": "<b>x</b>"}, "There is no built-in exercise called"),
+    ({"exercise": "ex1." + base64.urlsafe_b64encode(zlib.compress(b"[" * 100_000 + b"]" * 100_000)).decode()
+      .rstrip("=")},
+     "not an exercise file: nested deeper than 64 levels"),
 ])
 def test_malformed_links_give_a_notice_and_fall_back(params, notice, open_page):
     at = open_page("practise", params)
