@@ -36,40 +36,35 @@ def test_a_move_in_one_query_touches_only_the_numbers_it_changes(app_page):
     assert mutated == {"RR · dark cat", "MRR"}, mutated
 
 
-def test_a_move_that_changes_no_number_and_no_curve_touches_neither(app_page):
-    """Recall & precision at K = 2: pictures 4 and 5 are both relevant, so swapping them (ranks 4 and 5) changes the
-    order on screen and in the link, but no number and no point of either curve: the numbers' nodes are not
-    touched and the chart is not drawn again."""
+def _move_on_recall_precision(app_page, item: str, key: str, order: list[str]) -> int:
+    """On a drawn recall & precision page, watch the numbers and the chart, press ``key`` on picture ``item``,
+    wait until the tiles show ``order`` and the server's answer is drawn; returns how often the chart was drawn."""
     app_page.open("recall-precision")
     app_page.metric("Recall@2")
     app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 1")
     app_page.page.wait_for_timeout(500)
     app_page.page.evaluate(WATCH)
-    picture = app_page.page.locator('[data-testid="irl-tile"][data-item-id="4"]')
-    picture.focus()
-    app_page.page.keyboard.press("Shift+ArrowRight")
-    app_page.wait_for_order(["1", "2", "3", "5", "4", "6", "7", "8"])
-    app_page.page.wait_for_function("() => window.location.search.includes('order=1%2C2%2C3%2C5%2C4')")
+    app_page.page.locator(f'[data-testid="irl-tile"][data-item-id="{item}"]').focus()
+    app_page.page.keyboard.press(key)
+    app_page.wait_for_order(order)
+    app_page.page.wait_for_function("order => window.location.search.includes('order=' + order.join('%2C'))",
+                                    arg=order)
     app_page.ready()
     app_page.page.wait_for_timeout(800)  # the server's answer has arrived and been drawn
+    return app_page.page.evaluate("window.__irlChartDraws.count - window.__irlChartsBefore")
+
+
+def test_a_move_that_changes_no_number_and_no_curve_touches_neither(app_page):
+    """Recall & precision at K = 2: pictures 4 and 5 are both relevant, so swapping them (ranks 4 and 5) changes the
+    order on screen and in the link, but no number and no point of either curve: the numbers' nodes are not
+    touched and the chart is not drawn again."""
+    drawn = _move_on_recall_precision(app_page, "4", "Shift+ArrowRight", ["1", "2", "3", "5", "4", "6", "7", "8"])
     assert app_page.metrics() == {"Recall@2": "0.25", "Precision@2": "0.5"}
     assert app_page.page.evaluate("Array.from(window.__irlMutated)") == []
-    assert app_page.page.evaluate("window.__irlChartDraws.count - window.__irlChartsBefore") == 0
+    assert drawn == 0
 
 
 def test_a_move_that_changes_the_curves_redraws_the_chart_once(app_page):
     """The counter itself can fail: moving a relevant picture to rank 1 changes Recall@1, so the chart is drawn once
     more, and only once."""
-    app_page.open("recall-precision")
-    app_page.metric("Recall@2")
-    app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 1")
-    app_page.page.wait_for_timeout(500)
-    app_page.page.evaluate(WATCH)
-    picture = app_page.page.locator('[data-testid="irl-tile"][data-item-id="2"]')
-    picture.focus()
-    app_page.page.keyboard.press("Shift+Home")
-    app_page.wait_for_order(["2", "1", "3", "4", "5", "6", "7", "8"])
-    app_page.page.wait_for_function("() => window.__irlChartDraws.count - window.__irlChartsBefore >= 1")
-    app_page.ready()
-    app_page.page.wait_for_timeout(800)
-    assert app_page.page.evaluate("window.__irlChartDraws.count - window.__irlChartsBefore") == 1
+    assert _move_on_recall_precision(app_page, "2", "Shift+Home", ["2", "1", "3", "4", "5", "6", "7", "8"]) == 1
