@@ -24,6 +24,13 @@ the server has seen, read from ``st.session_state[key]``); the browser ignores t
 grades of data whose ``ack_seq`` is older than its own latest change, so a quick second move
 never flickers back. Everything else in the data (K, mode, labels, pictures) always applies.
 
+Dragging (``drag.js``): pointer events, so a mouse, a pen and a finger drag alike (HTML5 drag and drop
+never fires on touch screens). A mouse press becomes a drag after a few pixels; a finger or pen holds a
+tile for 250 ms before it lifts, so that a swipe over the tiles still scrolls the page (or, on a phone,
+the row). Escape, or the browser taking the gesture back, puts the tile back. A drop reports
+``action: "drag"``, like a mouse drag always did. On touch screens (``pointer: coarse``) the move buttons
+are 44 x 44 px, and a narrow row (a phone) is one row of tiles that scrolls sideways.
+
 Keyboard (a tile has focus): Shift+ArrowLeft/ArrowUp one rank up, Shift+ArrowRight/ArrowDown
 one rank down, Shift+Home / Shift+End to the first / last rank; plain ArrowLeft/Up and
 ArrowRight/Down move focus to the previous / next tile, plain Home / End focus the first /
@@ -40,8 +47,15 @@ the ends), ``irl-rank``, ``irl-picture``, ``irl-title``, ``irl-relevance`` (bina
 ``data-relevance``), ``irl-grade`` (graded, ``data-grade``; a button when editable),
 ``irl-class`` (``data-class``), ``irl-status``, ``irl-edited`` (hidden unless the grade differs
 from ``rubric``; the tile then has ``data-edited="true"``) with its button ``irl-grade-reset``;
-toolbar buttons ``irl-reset``, ``irl-ideal``, ``irl-shuffle``; the cut ``irl-cut``; the legend ``irl-legend``; the polite
-live region ``irl-live`` (all as ``data-testid``).
+toolbar buttons ``irl-reset``, ``irl-ideal``, ``irl-shuffle``; the cut ``irl-cut``; the legend
+``irl-legend``; the polite live region ``irl-live`` (all as ``data-testid``). While a tile is dragged it has the class
+``irl-lifted`` (and its ``style.translate``), and the tile it would land next to the class
+``irl-drop-before`` or ``irl-drop-after``.
+
+The browser code: ``tiles.js`` (the row: data in, drawing, changes out, and ``createTiles`` for a
+component that draws a row inside its own element), ``order.js`` (the order as pure functions),
+``keys.js`` (which key does what), ``geometry.js`` (where a drop lands, autoscroll speed), ``drag.js``
+(pointer dragging), ``dom.js`` (element helpers); ``*.test.js`` beside them run with ``node --test``.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@
 // Once a drag has begun, a non-passive touchmove listener stops the browser from scrolling, and the
 // pointer events keep coming.
 //
-// While dragging, the tile is lifted (class irl-lifted, moved under the pointer by its `translate`, its slot
-// left empty), a bar marks where it would land (irl-drop-before / irl-drop-after on a neighbour), and a
+// While dragging, the tile is lifted (class irl-lifted, moved under the pointer by its `translate`, within the
+// row's box; its slot left empty), a bar marks where it would land (irl-drop-before / irl-drop-after on a neighbour), and a
 // scrolling row or the page scrolls when the pointer nears its edge. Escape, a cancelled pointer (the
 // browser took the gesture) or a change of the tiles from outside puts the tile back; releasing it calls
 // `drop` with the new order. The arithmetic lives in geometry.js and order.js.
@@ -42,6 +42,7 @@ const EDGE_MAX = 16;
  * @property {string} pointerType
  * @property {string} id the pressed tile's item id
  * @property {HTMLElement} tile
+ * @property {number} t0 when the pointer went down (the event's timeStamp, ms)
  * @property {number} x0 where the pointer went down (client px)
  * @property {number} y0
  * @property {number} x where it is now
@@ -81,6 +82,8 @@ export function attachDrag(host) {
 
   /** @param {PointerEvent} event */
   const onDown = (event) => {
+    // a press whose tile left the page, or whose pointer never came back up, must not block this one
+    if (press && (!press.tile.isConnected || (!press.lifted && event.pointerId !== press.pointerId))) end(false);
     if (press || !event.isPrimary || (event.pointerType === "mouse" && event.button !== 0)) return;
     const tile = tileUnder(event.target);
     const id = tile?.dataset.itemId;
@@ -88,7 +91,7 @@ export function attachDrag(host) {
     const box = tile.getBoundingClientRect();
     const listBox = list.getBoundingClientRect();
     press = {
-      pointerId: event.pointerId, pointerType: event.pointerType, id, tile,
+      pointerId: event.pointerId, pointerType: event.pointerType, id, tile, t0: event.timeStamp,
       x0: event.clientX, y0: event.clientY, x: event.clientX, y: event.clientY, lifted: false, holdTimer: 0,
       startOrder: host.order().slice(),
       grab: { x: event.clientX - box.left, y: event.clientY - box.top },
@@ -109,8 +112,11 @@ export function attachDrag(host) {
     if (!press.lifted) {
       const mouse = press.pointerType === "mouse";
       if (!movedBeyond(press.x0, press.y0, press.x, press.y, mouse ? MOUSE_SLOP : TOUCH_SLOP)) return;
-      if (!mouse) return end(false);  // a finger that moves before the hold is over is scrolling
+      // a finger that moves before the hold is over is scrolling (judged by the events' times: on a busy page
+      // the hold's timer can run late)
+      if (!mouse && event.timeStamp - press.t0 < HOLD_MS) return end(false);
       lift(press);
+      if (!press) return;
     }
     event.preventDefault();
     follow(press);
@@ -177,9 +183,12 @@ export function attachDrag(host) {
    */
   function follow(p) {
     if (!sameList(host.order(), p.startOrder) || !host.tile(p.id)) return end(false);  // the tiles changed
+    // the tile follows the pointer but stays inside the row's box, so that nothing around the row clips it
     const listBox = list.getBoundingClientRect();
-    const dx = p.x - p.grab.x - (listBox.left + p.slot.x - list.scrollLeft);
-    const dy = p.y - p.grab.y - (listBox.top + p.slot.y - list.scrollTop);
+    const left = clamp(p.x - p.grab.x, listBox.left, listBox.right - p.tile.offsetWidth);
+    const top = clamp(p.y - p.grab.y, listBox.top, listBox.bottom - p.tile.offsetHeight);
+    const dx = left - (listBox.left + p.slot.x - list.scrollLeft);
+    const dy = top - (listBox.top + p.slot.y - list.scrollTop);
     p.tile.style.translate = `${Math.round(dx)}px ${Math.round(dy)}px`;
     const next = landing(p);
     const target = sameList(next.order, p.startOrder) ? null : next.target;
