@@ -38,6 +38,8 @@ import { clamp, completeOrder, moveToIndex, sameList, sameSet, shuffled } from "
  * @property {TileClass | null} [class]
  * @property {string} [class_label]
  * @property {number | null} [rubric]
+ * @property {boolean | null} [counts] graded chapters 1-2: whether the grade counts as relevant at the level
+ * @property {string} [counts_label] the same in words ("counts as relevant (grade 3 ≥ 2)")
  */
 
 /**
@@ -69,6 +71,8 @@ import { clamp, completeOrder, moveToIndex, sameList, sameSet, shuffled } from "
  * @property {TileClass | null} cls
  * @property {string} classLabel
  * @property {number | null} rubric the judged grade, when grades are editable
+ * @property {boolean | null} counts whether the grade counts as relevant at the chosen level (null: not shown)
+ * @property {string} countsLabel
  */
 
 /**
@@ -105,6 +109,9 @@ import { clamp, completeOrder, moveToIndex, sameList, sameSet, shuffled } from "
  * @property {HTMLSpanElement} edited
  * @property {HTMLSpanElement} editedText
  * @property {HTMLButtonElement} editedReset
+ * @property {HTMLSpanElement} counts
+ * @property {HTMLSpanElement} countsMark
+ * @property {HTMLSpanElement} countsText
  */
 
 /**
@@ -266,6 +273,8 @@ function receive(inst, data) {
       cls: t.class && CLASSES.includes(t.class) ? t.class : null,
       classLabel: t.class_label == null ? "" : String(t.class_label),
       rubric: Number.isInteger(t.rubric) ? /** @type {number} */ (t.rubric) : null,
+      counts: typeof t.counts === "boolean" ? t.counts : null,
+      countsLabel: t.counts_label == null ? "" : String(t.counts_label),
     });
   }
 
@@ -363,10 +372,15 @@ function makeTile(inst, id) {
   const editedReset = el("button", "irl-edited-reset", { type: "button", tabindex: "-1", "data-testid": "irl-grade-reset" });
   editedReset.textContent = "undo edit";
   edited.append(editedText, editedReset);
-  tile.append(head, pic, title, badges, edited, status);
+  // graded chapters 1-2: whether this grade counts as relevant at the chosen level, in words and a mark
+  const counts = el("span", "irl-counts", { "data-testid": "irl-counts", hidden: "" });
+  const countsMark = el("span", "irl-counts-mark", { "aria-hidden": "true" });
+  const countsText = el("span", "irl-counts-text");
+  counts.append(countsMark, countsText);
+  tile.append(head, pic, title, badges, counts, edited, status);
   /** @type {TileRefs} */
   const refs = { tile, up, rank, down, img, title, badges, rel: null, relKind: "", cls, clsCode, clsText, status,
-                 statusText, edited, editedText, editedReset };
+                 statusText, edited, editedText, editedReset, counts, countsMark, countsText };
   inst.tiles.set(id, refs);
   return refs;
 }
@@ -484,10 +498,18 @@ function updateTile(inst, refs, id, idx) {
   setText(refs.clsText, cls && clsLabel && clsLabel !== cls ? clsLabel : "");
   if (cls && !refs.cls.parentNode) refs.badges.appendChild(refs.cls);
 
+  // a grade the learner just changed has no verdict until the server's answer (it depends on the level)
+  const counts = item.counts !== null && inst.grades[id] === item.relevance ? item.counts : null;
+  setAttr(refs.counts, "hidden", counts === null ? "" : null);
+  setAttr(refs.counts, "data-counts", counts === null ? null : String(counts));
+  setText(refs.countsMark, counts === null ? "" : counts ? "\u2714" : "\u2716");
+  setText(refs.countsText, counts === null ? "" : item.countsLabel);
+
   setAttr(refs.status, "hidden", returned === null ? "" : null);
   setText(refs.statusText, returned === null ? "" : returned ? "returned" : "not returned");
 
   const parts = [`Rank ${rank} of ${n}: ${item.title}`, gradeLabel(inst, id)];
+  if (counts !== null && item.countsLabel) parts.push(item.countsLabel);
   if (cls) parts.push(`${cls}, ${clsLabel || cls}`);
   if (returned !== null) parts.push(returned ? `returned (top ${k})` : `not returned (below the cut at K = ${k})`);
   setAttr(t, "aria-label", parts.join(". ") + ".");
