@@ -165,7 +165,7 @@ def plain_text(items: Sequence[Breakdown], state: WalkthroughState) -> tuple[Blo
 def actual_vs_predicted(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
     view = confusion_view(state, chapter)
     matrix = Formulas("matrix", (), "Confusion matrix", _table("matrix-table", *confusion_matrix(view.confusion)))
-    return (Tiles(view.row.key, view.row), Numbers("numbers", view.headline),
+    return (Numbers("numbers", view.headline), Tiles(view.row.key, view.row),
             Columns("confusion", (matrix, breakdown("each", view.confusion,
                                                     heading=f"Each picture at K = {view.k}"))),
             *plain_text([view.confusion], state))
@@ -176,7 +176,7 @@ def recall_precision(state: WalkthroughState, chapter: Chapter) -> tuple[Block, 
     curves = Chart("curves", charts.curves_spec(view.curves, view.k, title="Recall@K and Precision@K over K",
                                                 large=state.present),
                    charts.describe_curves(view.curves, view.k))
-    return (Tiles(view.row.key, view.row), Numbers("numbers", view.headline),
+    return (Numbers("numbers", view.headline), Tiles(view.row.key, view.row),
             Columns("formulas", (formulas("recall", view.recall), formulas("precision", view.precision))),
             curves, breakdown("which", view.recall, heading=f"Which pictures count at K = {view.k}"),
             *plain_text([view.recall, view.precision], state))
@@ -227,7 +227,7 @@ def ndcg(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
         Chart("ndcg-curve", charts.curves_spec({"NDCG": view.curves["NDCG"]}, view.k, title="NDCG@K",
                                                large=state.present),
               charts.describe_curves({"NDCG": view.curves["NDCG"]}, view.k))))
-    return (Tiles(view.row.key, view.row), Numbers("numbers", view.headline),
+    return (Numbers("numbers", view.headline), Tiles(view.row.key, view.row),
             Heading("ideal-heading", "The ideal order (what IDCG scores)"),
             Pictures("ideal", view.ideal_order, tuple(view.ideal_badges)),
             Columns("formulas", (formulas("cg-ndcg", view.cg, view.ndcg), formulas("dcg-idcg", dcg, idcg))),
@@ -265,7 +265,7 @@ def chapter_screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ..
     >>> from irlab.walkthrough.state import DEFAULT_STATE
     >>> screen = chapter_screen(DEFAULT_STATE.with_preset(chapter("recall-precision")), chapter("recall-precision"))
     >>> [type(block).__name__ for block in screen][:3]
-    ['Tiles', 'Numbers', 'Columns']
+    ['Numbers', 'Tiles', 'Columns']
     >>> [(item.label, item.display) for item in screen[1].items]
     [('Recall@2', '0.25'), ('Precision@2', '0.5')]
     """

@@ -176,14 +176,15 @@ def _relevance_label(grade: int, mode: str, max_grade: int) -> str:
 
 
 def counts_label(grade: int, level: int) -> str:
-    """Whether a picture of ``grade`` counts as relevant at relevance level ``level``, in words with the comparison.
+    """Whether a picture of ``grade`` counts as relevant at relevance level ``level``, in words with the comparison
+    (short: it sits on a tile under the grade).
 
     >>> counts_label(3, 2), counts_label(1, 2)
-    ('counts as relevant (grade 3 ≥ 2)', 'not counted (grade 1 < 2)')
+    ('relevant (3 ≥ 2)', 'not relevant (1 < 2)')
     """
     if grade >= level:
-        return f"counts as relevant (grade {grade} \u2265 {level})"
-    return f"not counted (grade {grade} < {level})"
+        return f"relevant ({grade} \u2265 {level})"
+    return f"not relevant ({grade} < {level})"
 
 
 def tile_row(key: str, query: Query, ranking: Sequence[str], judgments: Judgments, mode: str, k: int | None, *,

@@ -151,8 +151,8 @@ def test_graded_tiles_say_in_words_whether_they_count_as_relevant():
         row = view(replace(DEFAULT_STATE, mode="graded", level=2), chapter(slug)).row
         grades = [t["relevance"] for t in row.tiles]
         assert [t["counts"] for t in row.tiles] == [g >= 2 for g in grades]
-        assert row.tiles[3]["counts_label"] == "counts as relevant (grade 3 \u2265 2)"
-        assert row.tiles[2]["counts_label"] == "not counted (grade 1 < 2)"
+        assert row.tiles[3]["counts_label"] == "relevant (3 \u2265 2)"
+        assert row.tiles[2]["counts_label"] == "not relevant (1 < 2)"
         binary = view(DEFAULT_STATE, chapter(slug)).row
         assert {t["counts"] for t in binary.tiles} == {None} and {t["counts_label"] for t in binary.tiles} == {""}
     ndcg_row = ndcg_view(DEFAULT_STATE, chapter("ndcg")).row  # grades count as grades there: no level

@@ -9,19 +9,19 @@ from irlab.walkthrough.state import WalkthroughState
 
 
 def chapter_intro(chapter: Chapter, state: WalkthroughState, preset, leave_presentation) -> None:
-    """Title, summary (not when presenting) and the one-click preset of the sources' example; when presenting,
-    the buttons sit beside the title (the ranking and the numbers must fit one screen) with one back to the
-    normal view (the sidebar, where the switch lives, is folded away)."""
-    with st.container(horizontal=state.present, gap="medium", vertical_alignment="center"):
-        st.title(f"{chapter.number}. {chapter.title}", width="content" if state.present else "stretch")
-        if not state.present:
-            st.markdown(chapter.summary)
-        st.button("The sources' example" if state.present else chapter.preset_label, key=f"preset-{chapter.slug}",
-                  on_click=preset, icon=":material/restart_alt:",
+    """Title with the one-click preset of the sources' example beside it (and, presenting, a button back to the
+    normal view: the sidebar, where the switch lives, is folded away), then the summary (not when presenting).
+    The buttons share the title's row so that the tiles and the numbers fit the first screen at 1280x800."""
+    with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
+        st.title(f"{chapter.number}. {chapter.title}", width="content")
+        st.button("The sources' example", key=f"preset-{chapter.slug}", on_click=preset,
+                  icon=":material/restart_alt:",
                   help=f"{chapter.preset_label}: K, the relevance mode and every ranking as in the sources.")
         if state.present:
             st.button("Leave presentation", key="leave-presentation", on_click=leave_presentation,
                       icon=":material/close_fullscreen:", help="Back to the normal view, with the sidebar.")
+    if not state.present:
+        st.markdown(chapter.summary)
 
 
 def teaching(chapter: Chapter, state: WalkthroughState) -> None:

@@ -49,21 +49,22 @@ LEVEL_CHAPTERS = ("actual-vs-predicted", "recall-precision")
 
 
 def live_controls(state: WalkthroughState, chapter: Chapter, steps: History) -> None:
-    """K, undo, redo and (graded mode) reset the edited grades: one row above the tiles; below it what counts as
-    relevant (chapters 1-2) or how many items the system returned (conventions)."""
+    """One row above the tiles: K, then (chapters 1-2) what counts as relevant, or (conventions) how many items
+    the system returned, then undo, redo and (graded mode) reset the edited grades. One row, so that at 1280x800
+    the tiles and the numbers are on the first screen."""
     graded = state.effective_mode(chapter) == "graded"
-    returned = chapter.slug == "conventions"
-    widths = [3, 3, 1.25, 1.25, 2] if returned else [5, 1.25, 1.25, 2]
+    middle = chapter.slug == "conventions" or chapter.slug in LEVEL_CHAPTERS
+    widths = [3, 3, 1.2, 1.2, 1.8] if middle else [5, 1.25, 1.25, 2]
     columns = st.columns(widths, vertical_alignment="bottom")
-    if returned:
+    if middle:
         with columns.pop(1):
-            returned_control(state)
+            if chapter.slug == "conventions":
+                returned_control(state)
+            elif graded:
+                relevance_level_control(state, chapter)
+            else:
+                st.caption(escape_markdown(relevance_rule(state, chapter)))
     _k_row(state, chapter, steps, columns)
-    if chapter.slug in LEVEL_CHAPTERS:
-        if graded:
-            relevance_level_control(state, chapter)
-        else:  # binary: the rule in one line, beside K (the ranking and the numbers must fit one screen)
-            columns[3].caption(escape_markdown(relevance_rule(state, chapter)))
 
 
 def _k_row(state: WalkthroughState, chapter: Chapter, steps: History, columns: list) -> None:
@@ -113,19 +114,19 @@ LEVEL_WIDGET = "irlab.w.level"
 
 
 def relevance_level_control(state: WalkthroughState, chapter: Chapter) -> None:
-    """Graded mode: the level to choose (trec_eval's ``-l``) and, beside it, what counts as relevant.
+    """Graded mode: the level to choose (trec_eval's ``-l``) and, under it, what counts as relevant.
 
     Chapters 1-2 compute binary measures; from grades, an item is relevant when its grade is at least the level.
     """
-    rule = relevance_rule(state, chapter)
+    level = state.effective_level(chapter)
     top = state.graded_judgments().max_grade
     st.session_state[LEVEL_WIDGET] = state.effective_level(chapter)
-    left, right = st.columns([2, 3], vertical_alignment="center")
-    left.segmented_control("Relevant from grade", list(range(1, top + 1)), key=LEVEL_WIDGET, required=True,
-                           on_change=lambda: _update(level=st.session_state[LEVEL_WIDGET]),
-                           help="Binary measures need relevant or not: a picture counts as relevant when its grade "
-                                "is at least this (trec_eval's -l). Change it and watch the counts.")
-    right.caption(escape_markdown(rule))
+    st.segmented_control("Relevant from grade", list(range(1, top + 1)), key=LEVEL_WIDGET, required=True,
+                         on_change=lambda: _update(level=st.session_state[LEVEL_WIDGET]),
+                         help="Binary measures need relevant or not: a picture counts as relevant when its grade "
+                              "is at least this (trec_eval's -l). Change it and watch the counts.")
+    # one line: which pictures that makes relevant, each tile says itself
+    st.caption(escape_markdown(f"Relevant: grade \u2265 {level} (trec_eval's -l {level})."))
 
 
 def returned_control(state: WalkthroughState) -> None:

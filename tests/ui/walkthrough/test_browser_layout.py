@@ -64,8 +64,20 @@ def test_graded_tiles_in_chapters_1_and_2_say_whether_they_count(app_page):
     counts.first.wait_for()
     texts = counts.all_inner_texts()
     assert len(texts) == 8
-    assert sum("counts as relevant (grade" in t for t in texts) == 4  # grades 4, 3, 4, 3 are at least 3
-    assert sum("not counted (grade" in t for t in texts) == 4
+    assert sum(t.strip()[1:].strip().startswith("relevant (") for t in texts) == 4  # grades 4, 3, 4, 3: at least 3
+    assert sum("not relevant (" in t for t in texts) == 4
     assert all(t.strip()[0] in "\u2714\u2716" for t in texts)  # a mark as well as the words
     app_page.open("mrr")  # binary chapters: nothing to count
     assert app_page.page.locator('[data-testid="irl-counts"]:not([hidden])').count() == 0
+
+
+@pytest.mark.parametrize("path", ["actual-vs-predicted?rel=graded&level=2", "recall-precision?rel=graded", "mrr", "map",
+                                  "ndcg", "conventions"])
+def test_the_tiles_and_the_numbers_are_on_the_first_screen_at_1280x800(browser, app_url, path):
+    context, page = _open(browser, app_url, LAPTOP, path)
+    try:
+        bottom = page.evaluate("""() => Math.max(...[document.querySelector('[data-testid="irl-list"]'),
+            ...document.querySelectorAll('[data-testid="irl-metric"]')].map(e => e.getBoundingClientRect().bottom))""")
+        assert bottom <= LAPTOP["height"], f"{path}: the tiles and numbers end at {bottom:.0f} px"
+    finally:
+        context.close()

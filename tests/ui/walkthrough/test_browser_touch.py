@@ -81,12 +81,11 @@ def test_a_finger_drags_a_tile_and_the_numbers_follow_in_view(phone):
     assert phone.metrics() == {"Recall@1": "0.25", "Precision@1": "1"}
     phone.page.wait_for_function("() => window.location.search.includes('order=2%2C1%2C3')")
     assert phone.page.evaluate(ROW)["lifted"] == 0
-    # with the row of tiles at the top of the screen, the numbers below it are on the screen too
+    # the numbers (above the tiles) and the row of tiles fit one screen together: both stay in view during a move
     room = phone.page.evaluate("""() => {
-        const list = document.querySelector('[data-testid="irl-list"]').getBoundingClientRect();
-        const numbers = Array.from(document.querySelectorAll('[data-testid="irl-metric"]'))
-            .map(m => m.getBoundingClientRect()).filter(r => r.top >= list.bottom);
-        return Math.max(...numbers.map(r => r.bottom)) - list.top; }""")
+        const boxes = [document.querySelector('[data-testid="irl-list"]'),
+                       ...document.querySelectorAll('[data-testid="irl-metric"]')].map(e => e.getBoundingClientRect());
+        return Math.max(...boxes.map(r => r.bottom)) - Math.min(...boxes.map(r => r.top)); }""")
     assert 0 < room <= PHONE["height"] - STREAMLIT_HEADER, f"tiles and numbers need {room} px of height"
 
 

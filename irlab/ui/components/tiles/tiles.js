@@ -39,7 +39,7 @@ import { clamp, completeOrder, moveToIndex, sameList, sameSet, shuffled } from "
  * @property {string} [class_label]
  * @property {number | null} [rubric]
  * @property {boolean | null} [counts] graded chapters 1-2: whether the grade counts as relevant at the level
- * @property {string} [counts_label] the same in words ("counts as relevant (grade 3 ≥ 2)")
+ * @property {string} [counts_label] the same in words ("relevant (3 ≥ 2)")
  */
 
 /**
