@@ -505,7 +505,8 @@ function updateTile(inst, refs, id, idx) {
   setText(refs.countsMark, counts === null ? "" : counts ? "\u2714" : "\u2716");
   setText(refs.countsText, counts === null ? "" : item.countsLabel);
 
-  setAttr(refs.status, "hidden", returned === null ? "" : null);
+  // a class (true positive, false negative, ...) already says whether the tile is returned: no second line
+  setAttr(refs.status, "hidden", returned === null || cls ? "" : null);
   setText(refs.statusText, returned === null ? "" : returned ? "returned" : "not returned");
 
   const parts = [`Rank ${rank} of ${n}: ${item.title}`, gradeLabel(inst, id)];
