@@ -3,7 +3,8 @@
     python bench/formula_engines.py [--repeat 30]
 
 Issue 26 asks to pick, by measurement, how the live region draws its formulas: KaTeX served from our
-own assets (irlab/ui/components/katex, the LaTeX typeset in the browser) or MathML made on the server
+own assets (the KaTeX pinned in irlab/ui/components/package-lock.json, installed by `npm ci` there;
+the LaTeX typeset in the browser) or MathML made on the server
 (latex2mathml, which Chromium lays out natively). Both draw the NDCG chapter's formula lines for each K
 from 1 to 8 in turn, in one headless Chromium, as a move does: only the lines whose LaTeX changed are
 drawn again. The table gives the browser's main-thread time per move (CDP TaskDuration), normal and with
@@ -29,10 +30,10 @@ from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
 from irlab.walkthrough.views import ndcg_view  # noqa: E402
 from tests.browser import chromium  # noqa: E402
 
-KATEX = ROOT / "irlab" / "ui" / "components" / "katex"
+KATEX = ROOT / "irlab" / "ui" / "components" / "node_modules" / "katex" / "dist"
 
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="katex/katex.min.css">
-<script src="katex/katex.min.js"></script></head><body><div id="box"></div><script>
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="katex.min.css">
+<script src="katex.min.js"></script></head><body><div id="box"></div><script>
 const box = document.getElementById("box"), cache = new Map(), nodes = [];
 window.drawKatex = (lines) => lines.forEach((latex, i) => {
   if (!nodes[i]) { nodes[i] = document.createElement("div"); box.append(nodes[i]); }
@@ -84,7 +85,7 @@ def main() -> None:
     started = time.perf_counter()
     mathml_sets = [[(line, latex2mathml.converter.convert(line, display="block")) for line in lines] for lines in sets]
     server_ms = (time.perf_counter() - started) * 1000 / len(sets)
-    page_file = KATEX.parent / "_formula_bench.html"
+    page_file = KATEX / "_formula_bench.html"
     page_file.write_text(PAGE)
     rows = []
     try:

@@ -266,7 +266,7 @@ def chapter_screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ..
     >>> screen = chapter_screen(DEFAULT_STATE.with_preset(chapter("recall-precision")), chapter("recall-precision"))
     >>> [type(block).__name__ for block in screen][:3]
     ['Numbers', 'Tiles', 'Columns']
-    >>> [(item.label, item.display) for item in screen[1].items]
+    >>> [(item.label, item.display) for item in screen[0].items]
     [('Recall@2', '0.25'), ('Precision@2', '0.5')]
     """
     return SCREENS[chapter.slug](state, chapter)

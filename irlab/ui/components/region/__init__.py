@@ -33,7 +33,7 @@ def with_digests(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     one string instead of the block.
 
     >>> [block["digest"] for block in with_digests([{"kind": "heading", "key": "h", "text": "Hi"}])]
-    ['9a02dc0e2ec7e8b7']
+    ['f0796e1fdd9f256a']
     """
     out = []
     for block in blocks:

@@ -1,7 +1,7 @@
 // A chapter's live region drawn by one component: tiles, numbers, formulas, tables, charts and "Try this".
 //
 // The server sends the whole screen as blocks (irlab/walkthrough/screens.py, serialised by
-// irlab/ui/walkthrough/region.py): numbers and text only, every number computed there. Each block has a
+// irlab/ui/kit/screen.py): numbers and text only, every number computed there. Each block has a
 // key that stays from one state to the next and a digest of its content; this code redraws only blocks
 // whose digest changed, and inside them only what changed: a number that did not change is not
 // touched, a formula whose LaTeX did not change is not set again, a chart whose figure did not change is
