@@ -1,21 +1,31 @@
-"""The runs engine beside trec_eval 10.0 and pytrec_eval: wall time and peak memory, whole processes.
+"""The runs engine beside trec_eval 10.0 (and pytrec_eval): wall time, CPU time and peak memory, whole processes.
 
-    python bench/runs.py [--sizes 10,100,1000] [--repeat 3] [--trec-eval PATH | --trec-eval-src DIR]
+    python bench/runs.py [--sizes 10,100,1000,10000] [--many 20] [--repeat 3]
+                         [--trec-eval PATH | --trec-eval-src DIR] [--data /tmp/irlab-bench/runs]
 
-A seeded simulated collection (:mod:`irlab.runs.simulate`: 1,000 retrieved documents per query
-with tied scores, about 100 judged documents per query graded 0-3, some queries without
-relevant documents, some judged documents never retrieved) is written at 10, 100 and 1,000
-queries (10k, 100k and 1M run lines) into bench/results/ (git-ignored). Each tool evaluates
-trec_eval's default measures as a separate process, ``--repeat`` times; the table gives the
-minimum and median wall time, the peak memory (maximum resident set size) and the ratio to
-trec_eval. Then the three are checked against each other: IR Lab's output must equal
-trec_eval's byte for byte, and pytrec_eval's per-query values must print the same
-(``iprec_at_recall`` aside: pytrec_eval bundles trec_eval 9, which rounded recall levels
-differently). Not a test: timings depend on the machine and its load.
+A seeded simulated collection (:mod:`irlab.runs.simulate`: 1,000 retrieved documents per query with
+tied scores, about 100 judged documents per query graded 0-3, some queries without relevant
+documents, some judged documents never retrieved) is written at 10, 100, 1,000 and 10,000 queries
+(10k, 100k, 1M and 10M run lines) into ``--data`` (under /tmp: generated data never goes into the
+repository). Each tool evaluates trec_eval's default measures as a separate process, ``--repeat``
+times; the table gives the minimum and median wall time, the median CPU time (user + system, all
+threads and child processes), the peak memory (maximum resident set size of the largest process)
+and the ratios to trec_eval's median wall time and peak memory.
+
+``--many`` runs (default 20, 1M lines each, one simulated system each) are then evaluated by one
+``irlab evaluate qrels run1 ... run20``, which uses every core, beside trec_eval run once per file.
+
+Every value is checked: IR Lab's output must equal trec_eval's byte for byte (each of the many runs
+too), and pytrec_eval's per-query values must print the same (``iprec_at_recall`` and ``gm_map``
+aside: pytrec_eval bundles trec_eval 9, which rounded recall levels differently). Not a test:
+timings depend on the machine and its load (the CPU column is steadier than the wall on a busy one).
 
 trec_eval is found with ``--trec-eval``, ``$TREC_EVAL``, or ``trec_eval`` on the PATH; or built
 from a source folder with ``--trec-eval-src`` (``git clone https://github.com/usnistgov/trec_eval``,
 then ``make`` runs in it). Without it the trec_eval column is left out, with the reason.
+
+Targets (issue 25): at 10M lines <= 0.8x trec_eval's wall time and <= its peak memory; at 1M lines
+<= 1.0x and <= 250 MB; the many runs <= 0.6x trec_eval run once per file.
 """
 
 from __future__ import annotations
@@ -33,7 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-RESULTS = ROOT / "bench" / "results" / "runs"
+DATA = Path(tempfile.gettempdir()) / "irlab-bench" / "runs"
+"""Where the simulated collections are written (once; delete the folder to regenerate)."""
 
 PYTREC = """
 import json, sys, pytrec_eval
@@ -41,34 +52,44 @@ with open(sys.argv[1]) as f:
     qrels = pytrec_eval.parse_qrel(f)
 with open(sys.argv[2]) as f:
     run = pytrec_eval.parse_run(f)
-measures = {"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"}
+measures = {"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
+            "P"}
 json.dump(pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run), sys.stdout)
 """
-
 
 GENERATE = """
 import sys
 from pathlib import Path
 from irlab.runs.simulate import simulate
-queries, folder = int(sys.argv[1]), Path(sys.argv[2])
-data = simulate(topics=queries, systems={"bench": 1.0}, depth=1000, judged=100, seed=queries)
-(folder / "qrels.txt").write_text("\\n".join(data.qrels_lines()) + "\\n")
-(folder / "run.txt").write_text("\\n".join(data.run_lines("bench")) + "\\n")
+queries, systems, folder = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+names = {"bench": 1.0} if systems == 1 else {f"system{i:02d}": 0.3 + 0.05 * i for i in range(systems)}
+data = simulate(topics=queries, systems=names, depth=1000, judged=100, seed=queries)
+with open(folder / "qrels.txt", "w") as out:
+    for topic in data.topics:
+        out.write("".join(f"{topic} 0 {d} {g}\\n" for d, g in zip(*data.judged[topic])))
+for name in names:
+    with open(folder / f"{name}.txt", "w") as out:
+        for topic in data.topics:
+            docs, scores = data.runs[name][topic]
+            out.write("".join(f"{topic} Q0 {d} {r} {s:.1f} {name}\\n" for r, (d, s) in enumerate(zip(docs, scores), 1)))
 """
 
 
-def collection(queries: int) -> tuple[Path, Path]:
-    """The qrels and run files of the simulated collection with ``queries`` queries (written once).
+def collection(queries: int, systems: int = 1, data: Path = DATA) -> tuple[Path, Path | list[Path]]:
+    """The qrels and run file(s) of the simulated collection with ``queries`` queries (written once).
 
-    Generated in a child process: this one stays small, because a child's peak memory starts at
-    its parent's size when it is forked.
+    One system gives ``(qrels, run)``; several give ``(qrels, [runs])``. Generated in a child
+    process: this one stays small, because a child's peak memory starts at its parent's size when
+    it is forked.
     """
-    folder = RESULTS / f"{queries}q"
-    qrels, run = folder / "qrels.txt", folder / "run.txt"
-    if not run.exists():
+    folder = data / (f"{queries}q" if systems == 1 else f"{queries}q-{systems}runs")
+    names = ["bench"] if systems == 1 else [f"system{i:02d}" for i in range(systems)]
+    runs = [folder / f"{name}.txt" for name in names]
+    if not all(run.exists() for run in runs):
         folder.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-c", GENERATE, str(queries), str(folder)], cwd=ROOT, check=True)
-    return qrels, run
+        subprocess.run([sys.executable, "-c", GENERATE, str(queries), str(systems), str(folder)], cwd=ROOT,
+                       check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return folder / "qrels.txt", runs[0] if systems == 1 else runs
 
 
 def find_trec_eval(binary: str | None, source: str | None) -> tuple[str | None, str]:
@@ -94,29 +115,40 @@ GNU_TIME = "/usr/bin/time"
 the size of this Python process at the fork in the child's peak (some 30 MB)."""
 
 
-def timed(command: list[str], repeat: int) -> tuple[list[float], float, bytes]:
-    """Wall times of ``repeat`` runs, the largest peak memory (MB), and the last output."""
-    times, peak, out = [], 0.0, b""
+def timed(commands: list[list[str]], repeat: int) -> tuple[list[float], list[float], float, list[bytes]]:
+    """Wall times and CPU times of ``repeat`` runs of ``commands`` one after the other, the largest peak
+    memory of any of them (MB), and the outputs of the last run."""
+    walls, cpus, peak, outs = [], [], 0.0, []
     gnu_time = Path(GNU_TIME).exists()
     for _ in range(repeat):
-        with tempfile.TemporaryFile() as sink, tempfile.NamedTemporaryFile("r") as memory:
-            wrapped = [GNU_TIME, "-f", "%M", "-o", memory.name, *command] if gnu_time else command
-            start = time.perf_counter()
-            process = subprocess.Popen(wrapped, stdout=sink, stderr=subprocess.PIPE,
-                                       env={**os.environ, "PYTHONPATH": str(ROOT)})
-            _, status, usage = os.wait4(process.pid, 0)
-            times.append(time.perf_counter() - start)
-            if os.waitstatus_to_exitcode(status):
-                raise RuntimeError(f"{command[0]} failed: {process.stderr.read().decode()[-500:]}")
-            kilobytes = int(memory.read().split()[-1]) if gnu_time else usage.ru_maxrss
-            peak = max(peak, kilobytes / 1024)
-            sink.seek(0)
-            out = sink.read()
-    return times, peak, out
+        wall = cpu = 0.0
+        outs = []
+        for command in commands:
+            with tempfile.TemporaryFile() as sink, tempfile.NamedTemporaryFile("r") as memory:
+                wrapped = [GNU_TIME, "-f", "%M %U %S", "-o", memory.name, *command] if gnu_time else command
+                start = time.perf_counter()
+                process = subprocess.Popen(wrapped, stdout=sink, stderr=subprocess.PIPE,
+                                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+                _, status, usage = os.wait4(process.pid, 0)
+                wall += time.perf_counter() - start
+                if os.waitstatus_to_exitcode(status):
+                    raise RuntimeError(f"{command[0]} failed: {process.stderr.read().decode()[-500:]}")
+                if gnu_time:
+                    kilobytes, user, system = memory.read().split()[-3:]
+                    peak = max(peak, int(kilobytes) / 1024)
+                    cpu += float(user) + float(system)
+                else:
+                    peak = max(peak, usage.ru_maxrss / 1024)
+                    cpu += usage.ru_utime + usage.ru_stime
+                sink.seek(0)
+                outs.append(sink.read())
+        walls.append(wall)
+        cpus.append(cpu)
+    return walls, cpus, peak, outs
 
 
 def agree_with_pytrec(ours: str, pytrec: dict) -> int:
-    """How many per-query values pytrec_eval prints differently from IR Lab (iprec aside)."""
+    """How many per-query values pytrec_eval prints differently from IR Lab (iprec and gm_map aside)."""
     printed = {}
     for line in ours.splitlines():
         name, query, value = (field.strip() for field in line.split("\t"))
@@ -133,46 +165,75 @@ def agree_with_pytrec(ours: str, pytrec: dict) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10,100,1000", help="queries per collection (1,000 run lines each)")
+    parser.add_argument("--sizes", default="10,100,1000,10000", help="queries per collection (1,000 run lines each)")
+    parser.add_argument("--many", type=int, default=20, help="runs of 1M lines evaluated at once (0: none)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--trec-eval", help="the trec_eval binary")
     parser.add_argument("--trec-eval-src", help="a trec_eval source folder to build")
+    parser.add_argument("--data", type=Path, default=DATA, help=f"where the collections are written (default {DATA})")
+    parser.add_argument("--no-pytrec", action="store_true", help="leave pytrec_eval out")
     args = parser.parse_args()
     trec_eval, why = find_trec_eval(args.trec_eval, args.trec_eval_src)
-    try:
-        import pytrec_eval  # noqa: F401
-        has_pytrec = True
-    except ImportError:
-        has_pytrec = False
+    has_pytrec = False
+    if not args.no_pytrec:
+        try:
+            import pytrec_eval  # noqa: F401
+            has_pytrec = True
+        except ImportError:
+            pass
     if not trec_eval:
         print(f"note: {why}")
+    irlab = [sys.executable, "-m", "irlab", "evaluate"]
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
-        qrels, run = collection(size)
+        qrels, run = collection(size, data=args.data)
         lines = sum(1 for _ in run.open())
-        tools = {"IR Lab": [sys.executable, "-m", "irlab", "evaluate", str(qrels), str(run)]}
+        tools = {"IR Lab": [[*irlab, str(qrels), str(run)]]}
         if trec_eval:
-            tools["trec_eval 10.0"] = [trec_eval, str(qrels), str(run)]
-        if has_pytrec:
-            tools["pytrec_eval"] = [sys.executable, "-c", PYTREC, str(qrels), str(run)]
-        results = {name: timed(command, args.repeat) for name, command in tools.items()}
+            tools["trec_eval 10.0"] = [[trec_eval, str(qrels), str(run)]]
+        if has_pytrec and size <= 1000:  # pytrec_eval holds every run line as a Python object
+            tools["pytrec_eval"] = [[sys.executable, "-c", PYTREC, str(qrels), str(run)]]
+        results = {name: timed(commands, args.repeat) for name, commands in tools.items()}
         checks = []
         if trec_eval:
-            same = results["IR Lab"][2] == results["trec_eval 10.0"][2]
+            same = results["IR Lab"][3] == results["trec_eval 10.0"][3]
             checks.append("= trec_eval" if same else "DIFFERS from trec_eval")
-        if has_pytrec:
-            _, _, ours_q = timed([sys.executable, "-m", "irlab", "evaluate", "-q", str(qrels), str(run)], 1)
-            wrong = agree_with_pytrec(ours_q.decode(), json.loads(results["pytrec_eval"][2]))
+        if "pytrec_eval" in results:
+            _, _, _, ours_q = timed([[*irlab, "-q", str(qrels), str(run)]], 1)
+            wrong = agree_with_pytrec(ours_q[0].decode(), json.loads(results["pytrec_eval"][3][0]))
             checks.append("= pytrec_eval" if not wrong else f"{wrong} values differ from pytrec_eval")
-        base = statistics.median(results["trec_eval 10.0"][0]) if trec_eval else None
-        for name, (times, peak, _) in results.items():
-            ratio = f"{statistics.median(times) / base:.2f}x" if base else "-"
-            rows.append((f"{lines:,}", name, f"{min(times):.3f}", f"{statistics.median(times):.3f}", f"{peak:.0f}",
-                         ratio, "; ".join(checks) if name == "IR Lab" else ""))
-    header = ("run lines", "tool", "min s", "median s", "peak MB", "vs trec_eval", "agreement")
+        rows += _rows(f"{lines:,} lines", results, trec_eval is not None, checks)
+    if args.many:
+        qrels, runs = collection(1000, args.many, data=args.data)
+        tools = {f"IR Lab, {args.many} runs at once": [[*irlab, str(qrels), *map(str, runs)]]}
+        if trec_eval:
+            tools["trec_eval 10.0, once per file"] = [[trec_eval, str(qrels), str(run)] for run in runs]
+        results = {name: timed(commands, args.repeat) for name, commands in tools.items()}
+        checks = []
+        if trec_eval:
+            ours = results[next(iter(results))][3][0].decode().split("\n\n")
+            theirs = [out.decode().rstrip("\n") for out in results["trec_eval 10.0, once per file"][3]]
+            same = [o.rstrip("\n") for o in ours] == theirs
+            checks.append(f"= trec_eval on all {len(runs)}" if same else "DIFFERS from trec_eval")
+        rows += _rows(f"{args.many} x 1M lines", results, trec_eval is not None, checks)
+    header = ("case", "tool", "min s", "median s", "CPU s", "peak MB", "time vs trec_eval", "memory vs trec_eval",
+              "agreement")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
     for row in [header, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)))
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+def _rows(case: str, results: dict, with_trec_eval: bool, checks: list[str]) -> list[tuple]:
+    base = next((r for name, r in results.items() if name.startswith("trec_eval")), None) if with_trec_eval else None
+    rows = []
+    for name, (walls, cpus, peak, _) in results.items():
+        ratio = f"{statistics.median(walls) / statistics.median(base[0]):.2f}x" if base else "-"
+        memory = f"{peak / base[2]:.2f}x" if base else "-"
+        rows.append((case, name, f"{min(walls):.2f}", f"{statistics.median(walls):.2f}",
+                     f"{statistics.median(cpus):.2f}", f"{peak:.0f}", ratio, memory,
+                     "; ".join(checks) if name.startswith("IR Lab") else ""))
+    return rows
 
 
 if __name__ == "__main__":

@@ -18,19 +18,21 @@ import sys
 from collections.abc import Sequence
 
 from irlab.cli.common import CliError, Parser, fail
+from irlab.errors import ValidationError
 
 EXIT_INTERNAL = 3
 """Exit status when IR Lab itself fails (bad input is 2)."""
-from irlab.errors import ValidationError
 
-COMMANDS = {"evaluate": "irlab.cli.evaluate", "compare": "irlab.cli.compare", "exercise": "irlab.cli.exercise"}
+COMMANDS = {"evaluate": "irlab.cli.evaluate", "compare": "irlab.cli.compare", "doctor": "irlab.cli.doctor",
+            "exercise": "irlab.cli.exercise"}
 """Command name -> the module that implements it, in the order ``--help`` lists them."""
 
 EPILOG = """\
 examples:
   python -m irlab evaluate qrels.txt run.txt            (trec_eval's output, same numbers)
   python -m irlab evaluate --help                       (flags and measures)
-  python -m irlab compare qrels.txt runA.txt runB.txt   (paired tests, topic by topic)
+  python -m irlab compare qrels.txt runA.txt runB.txt   (a results table: paired tests, intervals, letters)
+  python -m irlab doctor qrels.txt run.txt              (the classic mistakes, before any score)
   python -m irlab exercise validate course/week3.json
   python -m irlab exercise --help
 """
@@ -61,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fail(f"{where}{error.strerror or error}")
     except MemoryError:
         fail("not enough memory for these files; try fewer or smaller ones")
-    except Exception as error:  # a bug of ours: still one line, and what to report
+    except Exception as error:  # noqa: BLE001 - a bug of ours: still one line, and what to report
         print(f"error: IR Lab failed unexpectedly ({type(error).__name__}: {error}); please report this with "
               "the command you ran", file=sys.stderr)
         raise SystemExit(EXIT_INTERNAL) from None

@@ -1,36 +1,45 @@
-"""``python -m irlab compare QRELS RUN_A RUN_B [RUN ...]``: two (or more) systems, topic by topic, with paired tests.
+"""``python -m irlab compare QRELS RUN RUN [RUN ...]``: a paper's results table of several runs, with significance.
 
-For each measure (``-m``, repeatable; default AP, P@10, nDCG@10): both means, the mean
-difference B − A with its 95% confidence interval, wins / ties / losses, the paired t-test, the
-Wilcoxon signed-rank test, a seeded paired randomisation test and the effect size; with more than
-two runs every pair, its randomisation p-value adjusted by Holm's method over all pairs and
-measures. The same numbers as the runs page's Compare tab (:mod:`irlab.runs.compare`).
+For each measure (``-m``/``--measure``, repeatable; default AP, P@10, nDCG@10) and run: the mean over the
+topics with its 95% bootstrap interval; each run against the baseline (``--baseline``,
+repeatable; default the first run) or every pair (``--all-pairs``), by a paired test
+(``--test t|wilcoxon|randomisation|tukey``) with a correction over the comparisons of each
+measure (``--correction holm|bonferroni|bh|none``); ▲/▼ and a letter for significant
+differences; wins / ties / losses; and what it all means, in words (:mod:`irlab.runs.table`).
+``--format markdown|latex|csv|json`` writes the table for a paper or a script, ``--per-query FILE``
+every run's value on every topic. With exactly two runs the text also gives every test, the
+effect size and a verdict (:mod:`irlab.runs.compare`).
+
+Every judged topic counts, as in TREC reports: a topic a run does not rank scores 0 for it, and
+the output says per run how many it missed and what its mean would be without them
+(``--ranked-only`` compares on the topics every run ranks instead, as trec_eval 9 did). Runs are
+read topic by topic and in parallel (as ``irlab evaluate``), and the randomisation test draws
+its sign flips in batches, so 10,000 topics fit in 1 GB.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
-import math
 import sys
 
-HELP = "compare runs topic by topic: mean difference, paired t, Wilcoxon and randomisation tests, Holm"
+HELP = "a results table of several runs: means, intervals, paired tests with a correction, wins/ties/losses"
 DEFAULT_MEASURES = ("AP", "P@10", "nDCG@10")
-FIELDS = ("measure", "run_a", "run_b", "queries", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high", "wins",
-          "ties", "losses", "t_statistic", "t_p", "wilcoxon_statistic", "wilcoxon_p", "randomisation_p", "holm_p",
-          "effect_size")
 
 EPILOG = """\
-Queries: those evaluated for every run (trec_eval's rules; with -c a judged query a run misses counts
-as 0 for it). The randomisation test flips the sign of each difference at random 10,000 times with a
-fixed seed, so the same files always give the same p-value.
+Topics: every judged topic; a topic a run does not rank counts 0 for it (trec_eval -c, as TREC
+reports), and the output names such runs with their means without those topics. --ranked-only
+uses only the topics every run ranks.
+
+Tests: t (paired t-test, the default), wilcoxon (signed-rank), randomisation (10,000 random sign
+flips, seeded: the same files give the same p-values), tukey (Tukey's HSD over all runs at once,
+paired by topic; no further correction). The correction covers the comparisons of each measure.
 
 examples:
   python -m irlab compare qrels.txt bm25.txt dense.txt
-  python -m irlab compare -m nDCG@10 -m map qrels.txt a.txt b.txt c.txt     (every pair, Holm-adjusted)
-  python -m irlab compare --format csv qrels.txt a.txt b.txt > comparison.csv
+  python -m irlab compare -m nDCG@10 -m map --baseline bm25.txt --test randomisation qrels.txt bm25.txt a.txt b.txt
+  python -m irlab compare --all-pairs --test tukey qrels.txt a.txt b.txt c.txt d.txt
+  python -m irlab compare --format latex qrels.txt bm25.txt dense.txt > table.tex
+  python -m irlab compare --format csv --per-query per-topic.csv qrels.txt a.txt b.txt > table.csv
 """
 
 
@@ -39,92 +48,184 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("compare", help=HELP, description=HELP + ".", epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("qrels", help="the qrels file: query iteration doc grade")
-    parser.add_argument("runs", nargs="+", metavar="run", help="two or more run files (run A, run B, ...)")
-    parser.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
+    parser.add_argument("runs", nargs="+", metavar="run", help="two or more run files")
+    parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                         help=f"a measure (repeatable; default {', '.join(DEFAULT_MEASURES)}); trec_eval's or "
                              "ir_measures' names")
+    parser.add_argument("--baseline", action="append", metavar="RUN",
+                        help="a run every other run is compared with (repeatable; default the first run); its file "
+                             "name as given, or without the folder")
+    parser.add_argument("--all-pairs", action="store_true", help="compare every pair of runs instead")
+    parser.add_argument("--test", choices=("t", "wilcoxon", "randomisation", "tukey"), default="t",
+                        help="the paired test (default t)")
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+                        help="the correction for many comparisons, per measure (default holm)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="the significance level (default 0.05)")
+    parser.add_argument("--format", choices=("text", "markdown", "latex", "csv", "json"), default="text",
+                        help="output format (default text)")
+    parser.add_argument("--per-query", metavar="FILE", help="also write every run's value per topic to FILE (CSV)")
+    parser.add_argument("--ranked-only", action="store_true",
+                        help="compare on the topics every run ranks (default: every judged topic, missed ones as 0)")
     parser.add_argument("-c", dest="complete", action="store_true",
-                        help="count judged queries a run misses, as 0")
+                        help="count judged topics a run misses as 0 (the default; for trec_eval habits)")
     parser.add_argument("-l", dest="level", type=int, default=1, metavar="N", help="relevance level (default 1)")
-    parser.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    parser.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                        help="stop with a message when the tests need more computing time than this")
     parser.add_argument("--max-size", type=int, default=1024, metavar="MB",
                         help="refuse files larger than this many MB after decompression (default 1024)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compare the runs and print the result."""
+    """Evaluate the runs, build the table and print it."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    import pyarrow as pa
+
     from irlab.cli.common import CliError
-    from irlab.metrics.registry import parse_measure
-    from irlab.runs.compare import holm
-    from irlab.runs.trec import read_bytes
-    from irlab.runs.workspace import Options, Workspace, read_upload
+    from irlab.cli.evaluate import evaluate_files
+    from irlab.metrics.measure_names import parse_measure
+    from irlab.runs.coverage import coverage
+    from irlab.runs.table import results_table
+    from irlab.runs.trec import read_bytes, sniff
+    from irlab.runs.workspace import read_upload
 
     if len(args.runs) < 2:
-        raise CliError("compare needs at least two runs (run A and run B)")
+        raise CliError("compare needs at least two runs (a baseline and a run to compare with it)")
     if args.max_size < 1:
         raise CliError(f"--max-size must be at least 1 MB, got {args.max_size}")
+    if args.budget is not None and args.budget <= 0:
+        raise CliError(f"--budget must be a number of seconds above 0, got {args.budget}")
+    if len(set(args.runs)) != len(args.runs):
+        raise CliError("a run file is given twice")
     limit = args.max_size << 20
-    measures = [str(parse_measure(m)) for m in (args.measures or DEFAULT_MEASURES)]
-    options = Options(relevance_level=args.level, complete=args.complete)
-    def read(path: str, kind: str):  # named when a qrels file is given as a run, or the reverse
-        return read_upload(read_bytes(path, limit=limit), path, kind, limit=limit,
-                           mixed_up="; the qrels file comes first, then the runs")
-
-    workspace = Workspace(read(args.qrels, "qrels"))
+    pa.set_memory_pool(pa.system_memory_pool())
+    measures = {str(parse_measure(m)): parse_measure(m) for m in (args.measures or DEFAULT_MEASURES)}
+    not_means = [name for name, m in measures.items() if m.definition.kind == "text" or m.definition.summary != "mean"]
+    if not_means:
+        raise CliError(f"{not_means[0]} is not the mean of a value per topic, so topics cannot be compared on it; "
+                       "pick measures such as AP, P@10, nDCG@10")
+    mixed_up = "; the qrels file comes first, then the runs"
+    qrels = read_upload(read_bytes(args.qrels, limit=limit), args.qrels, "qrels", limit=limit, mixed_up=mixed_up)
     for path in args.runs:
-        workspace = workspace.with_run(path, read(path, "run"))
-    for name in workspace.run_names:
-        workspace.judged(name, options)  # raises, naming the files, when a run shares no query with the qrels
-    names = list(workspace.run_names)
-    comparisons = [c for measure in measures for c, _ in workspace.compare_all(names, measure, options)]
-    adjusted = holm([c.randomisation_p for c in comparisons]) if len(comparisons) > 1 else \
-        [c.randomisation_p for c in comparisons]
-    records = [_record(c, p) for c, p in zip(comparisons, adjusted)]
-    if args.format == "json":
-        text = json.dumps(records, indent=2) + "\n"
-    elif args.format == "csv":
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows({k: "" if v is None else v for k, v in r.items()} for r in records)
-        text = out.getvalue()
-    else:
-        text = _text(comparisons, adjusted)
-    sys.stdout.write(text)
+        if path != "-" and sniff(_head(path)) == "qrels":
+            raise CliError(f"{path}: this looks like a qrels file (query iteration doc grade), not a run file"
+                           f"{mixed_up}")
+    names = _names(args.runs)
+    evaluations = evaluate_files(qrels, args.runs, measures, relevance_level=args.level,
+                                 complete=not args.ranked_only, limit=limit)
+    by_name = dict(zip(names, evaluations))
+    queries = _common_queries(evaluations)
+    if not queries:
+        raise CliError("the runs rank no judged topic in common")
+    values = {name: {m: _aligned(e, m, queries) for m in measures} for name, e in by_name.items()}
+    baselines = [_run_named(b, args.runs, names) for b in args.baseline or []]
+    table = results_table(values, queries, baselines=baselines or None, test=args.test, correction=args.correction,
+                          all_pairs=args.all_pairs, alpha=args.alpha, budget=args.budget,
+                          coverage={name: replace(coverage(e), run=name) for name, e in by_name.items()},
+                          missed_count=not args.ranked_only)
+    if args.per_query:
+        from irlab.runs.table_export import per_query_csv
+
+        Path(args.per_query).write_text(per_query_csv(table), encoding="utf-8")
+    sys.stdout.write(_formatted(table, args.format, detail=len(names) == 2))
     return 0
 
 
-def _record(c, holm_p: float) -> dict:
-    values = {"measure": c.measure, "run_a": c.run_a, "run_b": c.run_b, "queries": c.n, "mean_a": c.mean_a,
-              "mean_b": c.mean_b, "mean_difference": c.mean_difference, "ci_low": c.ci_low, "ci_high": c.ci_high,
-              "wins": c.wins, "ties": c.ties, "losses": c.losses, "t_statistic": c.t_statistic, "t_p": c.t_p,
-              "wilcoxon_statistic": c.wilcoxon_statistic, "wilcoxon_p": c.wilcoxon_p,
-              "randomisation_p": c.randomisation_p, "holm_p": holm_p, "effect_size": c.effect_size}
-    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in values.items()}
+def _formatted(table, kind: str, *, detail: bool) -> str:
+    from irlab.runs import table_export
+
+    if kind == "markdown":
+        return table_export.table_markdown(table, legend=True)
+    if kind == "latex":
+        return table_export.table_latex(table)
+    if kind == "csv":
+        return table_export.table_csv(table)
+    if kind == "json":
+        return table_export.table_json(table)
+    text = table_export.table_text(table)
+    if detail:
+        text += "\n" + _two_runs(table)
+    return text
 
 
-def _text(comparisons, adjusted) -> str:
-    from irlab.runs.compare import format_p
+def _two_runs(table) -> str:
+    """Every statistic of the one pair (run B against run A), per measure, and what it means."""
+    from irlab.runs.compare import compare, format_p, verdict
+    from irlab.runs.table_export import plain_text
 
-    lines = []
-    several = len(comparisons) > 1
-    for c, p in zip(comparisons, adjusted):
-        lines += [f"{c.measure}: B = {c.run_b} against A = {c.run_a}, {c.n} queries",
+    a, b = table.runs
+    lines = ["Run B against run A, topic by topic", ""]
+    for measure in table.measures:
+        c = compare(table.per_query[a][measure], table.per_query[b][measure], table.queries, measure=measure,
+                    run_a=plain_text(a), run_b=plain_text(b))
+        lines += [f"{measure}: B = {c.run_b} against A = {c.run_a}, {c.n} topics",
                   f"  mean A {c.mean_a:.4f}   mean B {c.mean_b:.4f}   B - A {c.mean_difference:+.4f} "
                   f"(95% CI {_num(c.ci_low)} to {_num(c.ci_high)})",
                   f"  B wins {c.wins}, ties {c.ties}, loses {c.losses}",
                   f"  paired t-test        t = {_num(c.t_statistic, 3)}   p = {format_p(c.t_p)}",
                   f"  Wilcoxon signed-rank W = {_plain(c.wilcoxon_statistic)}   p = {format_p(c.wilcoxon_p)}",
-                  f"  randomisation test   p = {format_p(c.randomisation_p)}"
-                  + (f"   Holm-adjusted over {len(comparisons)} comparisons: p = {format_p(p)}" if several else ""),
-                  f"  effect size d = {_num(c.effect_size, 2)}", ""]
+                  f"  randomisation test   p = {format_p(c.randomisation_p)}",
+                  f"  effect size d = {_num(c.effect_size, 2)}", "", *verdict(c).split("\n\n"), ""]
     return "\n".join(lines)
 
 
+def _head(path: str) -> bytes:
+    """The first 64 KiB of a file's text (unpacked when gzip), to tell a qrels file from a run."""
+    import gzip
+
+    with open(path, "rb") as handle:
+        start = handle.read(1 << 16)
+    if start[:2] == b"\x1f\x8b":
+        try:
+            with gzip.open(path, "rb") as unzipped:
+                return unzipped.read(1 << 16)
+        except (OSError, EOFError):
+            return b""
+    return start
+
+
+def _names(paths: list[str]) -> list[str]:
+    """Each run's name in the table: its file name, or the path as given when two file names are the same."""
+    from pathlib import Path
+
+    short = [Path(p).name for p in paths]
+    return short if len(set(short)) == len(short) else list(paths)
+
+
+def _run_named(name: str, paths: list[str], names: list[str]) -> str:
+    from irlab.cli.common import CliError
+
+    for path, shown in zip(paths, names):
+        if name in (path, shown):
+            return shown
+    raise CliError(f"--baseline {name!r} is not one of the runs given ({', '.join(paths)})")
+
+
+def _common_queries(evaluations: list) -> tuple[str, ...]:
+    """The topics evaluated for every run, in trec_eval's order."""
+    common = set(evaluations[0].queries)
+    for evaluation in evaluations[1:]:
+        common &= set(evaluation.queries)
+    return tuple(q for q in evaluations[0].queries if q in common)
+
+
+def _aligned(evaluation, measure: str, queries: tuple[str, ...]):
+    import numpy as np
+
+    index = {q: i for i, q in enumerate(evaluation.queries)}
+    values = np.asarray(evaluation.per_query[measure], dtype=np.float64)
+    return values[[index[q] for q in queries]]
+
+
 def _num(value: float, digits: int = 4) -> str:
+    import math
+
     return "-" if math.isnan(value) else f"{value:+.{digits}f}"
 
 
 def _plain(value: float) -> str:
+    import math
+
     return "-" if math.isnan(value) else f"{value:g}"

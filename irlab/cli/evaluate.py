@@ -2,7 +2,13 @@
 
 Same numbers and the same output as trec_eval 10.0, the same flags, and the default measure
 set when no ``-m`` is given; ``--format json|csv`` for scripts. Several runs give one table
-per run. ``.gz`` files are read transparently; ``-`` reads a run from standard input.
+per run, evaluated in parallel on every core. ``.gz`` files are read transparently; ``-`` reads
+a run from standard input. A run file is read topic by topic (:mod:`irlab.runs.stream`), so ten
+million lines take less memory than trec_eval itself.
+
+trec_eval 10.0's rule on missing topics: without ``-c``, a run that does not rank every judged
+topic is refused with exit status 4 (:data:`EXIT_MISSING_TOPICS`); the message names the topics
+and ``-c``, which counts them as 0, as TREC reports do.
 """
 
 from __future__ import annotations
@@ -11,10 +17,13 @@ import argparse
 import sys
 
 HELP = "evaluate runs against qrels, as trec_eval does (same output, same flags)"
+EXIT_MISSING_TOPICS = 4
+"""trec_eval 10.0's exit status when a judged topic has no results and -c is not given."""
 
 EPILOG = """\
-flags as trec_eval: -q per query, -c count judged queries the run misses (as 0), -l N relevance
-level, -M N only the top N of each ranking, -J judged documents only, -n no summary, -N N the
+flags as trec_eval: -q per query, -c count judged queries the run misses (as 0; without -c a run
+that misses one is refused with exit status 4, as trec_eval 10.0 does), -l N relevance level,
+-M N only the top N of each ranking, -J judged documents only, -n no summary, -N N the
 collection size (for utility), -m MEASURE (repeatable).
 
 -m takes trec_eval's names and its parameter syntax: P.5,10  ndcg_cut.10  map  bpref  ndcg.1=3,2=9
@@ -84,9 +93,8 @@ def run(args: argparse.Namespace) -> int:
     import pyarrow as pa
 
     from irlab.cli.common import CliError
-    from irlab.runs.evaluate import evaluate_tables
     from irlab.runs.report import csv_text, json_text, trec_text
-    from irlab.runs.trec import read_qrels_file, read_run_file
+    from irlab.runs.trec import read_qrels_file
 
     if args.depth is not None and args.depth < 1:
         raise CliError(f"-M must be at least 1, got {args.depth}")
@@ -94,14 +102,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--max-size must be at least 1 MB, got {args.max_size}")
     if args.runs.count("-") > 1:
         raise CliError("only one run can come from standard input ('-')")
-    limit = args.max_size << 20
     # the C library's allocator gives memory back as columns are freed (Arrow's own pools keep it)
     pa.set_memory_pool(pa.system_memory_pool())
     measures = measures_of(args.measures, args.collection)
-    qrels = read_qrels_file(args.qrels, limit=limit)
-    evaluations = [evaluate_tables(qrels, read_run_file(path, limit=limit), measures, relevance_level=args.level,
-                                   complete=args.complete, depth=args.depth, judged_only=args.judged_only)
-                   for path in args.runs]
+    qrels = read_qrels_file(args.qrels, limit=args.max_size << 20)
+    evaluations = evaluate_files(qrels, args.runs, measures, relevance_level=args.level, complete=args.complete,
+                                 depth=args.depth, judged_only=args.judged_only, limit=args.max_size << 20)
+    if not args.complete:
+        refuse_missing_topics(evaluations)
     if args.format == "json":
         text = json_text(evaluations, per_query=args.per_query)
     elif args.format == "csv":
@@ -110,3 +118,79 @@ def run(args: argparse.Namespace) -> int:
         text = trec_text(evaluations, per_query=args.per_query, summary=args.summary)
     sys.stdout.write(text)
     return 0
+
+
+def refuse_missing_topics(evaluations: list) -> None:
+    """trec_eval 10.0's rule without ``-c``: a judged topic a run does not rank stops it, exit status 4.
+
+    trec_eval says "result qid 'X' not found in qrels"; this names the run, how many judged topics
+    it misses and which, and what ``-c`` does. One line on stderr, nothing on stdout.
+    """
+    from irlab.runs.coverage import topic_list
+
+    problems = [f"{e.run_name} does not rank {len(e.missed)} of the {e.judged_queries} judged topics "
+                f"({topic_list(e.missed)})" for e in evaluations if e.missed]
+    if not problems:
+        return
+    print(f"error: {'; '.join(problems)}. trec_eval 10.0 stops here (exit status {EXIT_MISSING_TOPICS}): a mean "
+          "without those topics would flatter the run. Add -c to count them as 0, as TREC reports do.",
+          file=sys.stderr)
+    raise SystemExit(EXIT_MISSING_TOPICS)
+
+
+def evaluate_files(qrels, paths: list[str], measures: dict, **options) -> list:
+    """Each run file's :class:`~irlab.runs.evaluate.Evaluation`, in order; several files in parallel, one per core.
+
+    Worker processes are forked after the qrels are read, so they share them; each evaluates
+    whole files and sends back only the values (a few numbers per query). The first file that
+    fails, in the order given, stops the command with its message.
+    """
+    import os
+
+    from irlab.runs.evaluate import evaluate_run_file
+
+    workers = min(len(paths), len(os.sched_getaffinity(0)))
+    if workers < 2 or "-" in paths:
+        return [evaluate_run_file(qrels, path, measures, **options) for path in paths]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _SHARED  # read by the forked workers: the qrels are not pickled once per file
+    _SHARED = (qrels, measures, options)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_one_thread_each) as pool:
+            results = list(pool.map(_evaluate_in_worker, paths))
+    finally:
+        _SHARED = None
+    for result in results:
+        if isinstance(result, Exception):
+            raise result
+    return results
+
+
+_SHARED = None
+
+
+def _one_thread_each() -> None:
+    """In a worker: Arrow's CSV reader on one thread (the workers already use every core)."""
+    import pyarrow as pa
+
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+
+
+def _evaluate_in_worker(path: str):
+    """Evaluate one file in a worker; bad input comes back as a ValidationError to raise in order."""
+    from dataclasses import replace
+
+    from irlab.errors import ValidationError
+    from irlab.runs.evaluate import evaluate_run_file
+
+    qrels, measures, options = _SHARED
+    try:
+        return replace(evaluate_run_file(qrels, path, measures, evaluators=1, **options), judged=None)
+    except ValidationError as error:
+        return ValidationError(error.message, path=error.path)
+    except OSError as error:
+        return error

@@ -4,33 +4,21 @@ Each :class:`Family` declares a measure's names (ir_measures' spelling and trec_
 cutoff, its parameters (:class:`Param`: type, default, choices, help), its label and help text,
 its readable definition (``explain``, a :class:`~irlab.explain.breakdown.Breakdown` for one query)
 and its fast kernel (all queries of a :class:`~irlab.data.columns.JudgedRankings` at once), and
-how trec_eval summarises it over queries. The name parser, the batch engine, the command line
-and the pickers read this table; adding a measure is one module with ``explain_*`` and a kernel,
-and one :class:`Family` in :data:`FAMILIES`.
+how trec_eval summarises it over queries. The name parsers (:mod:`irlab.metrics.measure_names`),
+the batch engine, the command line and the pickers read this table; adding a measure is one
+module with ``explain_*`` and a kernel, and one :class:`Family` in :data:`FAMILIES`.
 
-Names follow ir_measures where it has one, written ``Name(param=value, ...)@cutoff`` with Python
-literals as values; trec_eval's names are accepted too (``P_5``, ``ndcg_cut_10``, ``map``, ``bpref``,
-``iprec_at_recall_0.50``), and :func:`parse_trec_measures` reads trec_eval's ``-m`` arguments
-(``P.5,10``, ``ndcg.1=3,2=9``, ``official``, ``all_trec``).
+A parsed name is a :class:`Measure`: a family, a cutoff and options, which computes itself for
+one query (``explain``, ``compute``) or for all of them (``compute_all``).
 
->>> m = parse_measure("nDCG(dcg='exp-log2')@10")
->>> m.family, m.cutoff, m.options
-('nDCG', 10, {'gain': 'exponential'})
->>> str(parse_measure("ndcg_cut_5")), str(parse_measure("map")), parse_measure("P@10").trec_name
-('nDCG@5', 'AP', 'P_10')
->>> [m.trec_name for m in parse_trec_measures("iprec_at_recall..5,.25")]
-['iprec_at_recall_0.25', 'iprec_at_recall_0.50']
->>> parse_measure("AP(discount='jk')@3")
-Traceback (most recent call last):
-...
-irlab.errors.ValidationError: AP does not take the parameter 'discount'; it takes: rel, denominator
+>>> from irlab.metrics.measure_names import parse_measure
+>>> m = parse_measure("nDCG(gain='exponential')@10")
+>>> m.definition.label, m.trec_name, str(replace(m, cutoff=5))
+('nDCG (normalised DCG)', "nDCG(gain='exponential')@10", "nDCG(gain='exponential')@5")
 """
 
 from __future__ import annotations
 
-import ast
-import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -42,8 +30,20 @@ from irlab.data.judgments import check_relevance_level
 from irlab.data.rankings import check_cutoff
 from irlab.errors import ValidationError
 from irlab.explain.breakdown import Breakdown
-from irlab.metrics import (average_precision, bpref, counts, dcg, gain_averages, infap, interpolated, judged,
-                           precision_recall, rbp, reciprocal_rank, set_measures)
+from irlab.metrics import (
+    average_precision,
+    bpref,
+    counts,
+    dcg,
+    gain_averages,
+    infap,
+    interpolated,
+    judged,
+    precision_recall,
+    rbp,
+    reciprocal_rank,
+    set_measures,
+)
 from irlab.metrics.conventions import CONVENTIONS, check_variant
 
 # --- declarations ---------------------------------------------------------------------------------
@@ -191,12 +191,12 @@ _DISCOUNT = Param("discount", "log2", "rank discount: log2(k + 1), or JÃ¤rvelinâ
                   topic="discount")
 _IDEAL = Param("ideal", "judged", "what IDCG sorts: every judged document, or the retrieved ones only", topic="ideal")
 _GAIN_PARAMS = (_GAIN, _GAINS, _DCG, _DISCOUNT)
-_LEVEL_GAINS = Param("gains", None, "a gain per grade, e.g. {1: 3.5, 2: 9} (trec_eval G.1=3.5,2=9)", check=dcg.check_gain)
+_LEVEL_GAINS = Param("gains", None, "a gain per grade, e.g. {1: 3.5, 2: 9} (trec_eval G.1=3.5,2=9)",
+                     check=dcg.check_gain)
 _PERSISTENCE = Param("p", rbp.PERSISTENCE, "persistence: the chance of reading on to the next document",
                      check=rbp.check_persistence, ir_measures=True)
 
 _RANK_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_DISCOUNT_ALIASES = {"jk": "jarvelin-kekalainen"}
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("runid", "Run id", "the run's tag (the last line's 6th field)", counts.explain_num_q, counts.num_q_kernel,
@@ -218,7 +218,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            cutoff="optional", params=(REL, Param("denominator", "relevant", "what AP divides by",
                                                  topic="ap_denominator")),
            aliases=("map", "ap"), trec=(TrecName("map"), TrecName("map_cut", cutoffs=_RANK_CUTS)),
-           short="AP@K", help="The precision at each relevant rank k <= K, summed, divided by all relevant documents.", python_name="average_precision"),
+           short="AP@K", help="The precision at each relevant rank k <= K, summed, divided by all relevant documents.",
+           python_name="average_precision"),
     Family("GMAP", "Geometric mean AP", "AP averaged with the geometric mean over queries",
            average_precision.explain_average_precision, average_precision.average_precision_kernel,
            params=(REL,), aliases=("gm_map",), trec=(TrecName("gm_map"),), summary="gmean",
@@ -230,13 +231,15 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            aliases=("rprec", "r-precision"),
            trec=(TrecName("Rprec"), TrecName("Rprec_mult", cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
                                              param="mult")),
-           short="R-precision", help="Precision at rank R, where R is the number of relevant documents.", python_name="r_precision"),
+           short="R-precision", help="Precision at rank R, where R is the number of relevant documents.",
+           python_name="r_precision"),
     Family("Bpref", "bpref", "binary preference: relevant documents above judged non-relevant ones",
            bpref.explain_bpref, bpref.bpref_kernel, params=(REL,), aliases=("bpref",), trec=(TrecName("bpref"),)),
     Family("RR", "Reciprocal rank (RR; its mean is MRR)", "reciprocal rank",
            reciprocal_rank.explain_reciprocal_rank, reciprocal_rank.reciprocal_rank_kernel, cutoff="optional",
            params=(REL,), aliases=("recip_rank", "mrr", "rr"), trec=(TrecName("recip_rank"),),
-           short="Reciprocal rank", help="1 divided by the rank of the first relevant document (0 if there is none).", python_name="reciprocal_rank"),
+           short="Reciprocal rank", help="1 divided by the rank of the first relevant document (0 if there is none).",
+           python_name="reciprocal_rank"),
     Family("IPrec", "Interpolated precision at recall r", "the best precision once recall reaches r",
            interpolated.explain_iprec_at_recall, interpolated.iprec_kernel, cutoff="required", cutoff_kind="recall",
            params=(REL,), aliases=("iprec",), trec=(TrecName("iprec_at_recall", cutoffs=interpolated.ELEVEN_POINTS),)),
@@ -255,7 +258,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            aliases=("recall", "r"),
            trec=(TrecName("recall", cutoffs=_RANK_CUTS),
                  TrecName("relative_P", cutoffs=_RANK_CUTS, options={"denominator": "min-k-r"})),
-           short="Recall@K", help="Relevant documents in the top K, divided by all relevant documents.", python_name="recall"),
+           short="Recall@K", help="Relevant documents in the top K, divided by all relevant documents.",
+           python_name="recall"),
     Family("infAP", "Inferred AP", "AP estimated from a sample of judgments", infap.explain_infap, infap.infap_kernel,
            params=(REL,), aliases=("infap",), trec=(TrecName("infAP"),)),
     Family("GMBpref", "Geometric mean bpref", "bpref averaged with the geometric mean over queries",
@@ -276,7 +280,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            gain_averages.explain_bin_g, gain_averages.bin_g_kernel, params=(REL,), aliases=("bing",),
            trec=(TrecName("binG"),)),
     Family("G", "G (normalised gain)", "gain discounted by how far the ranking falls behind the ideal (experimental)",
-           gain_averages.explain_g, gain_averages.g_kernel, params=(_LEVEL_GAINS,), trec=(TrecName("G", param="gains"),)),
+           gain_averages.explain_g, gain_averages.g_kernel, params=(_LEVEL_GAINS,),
+           trec=(TrecName("G", param="gains"),)),
     Family("nDCG", "nDCG (normalised DCG)", "normalised discounted cumulative gain", dcg.explain_ndcg_at_k,
            dcg.ndcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL), aliases=("ndcg",),
            trec=(TrecName("ndcg", param="gains"), TrecName("ndcg_cut", cutoffs=_RANK_CUTS)),
@@ -346,17 +351,13 @@ TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
 }
 """trec_eval's names for sets of measures (``-m official`` is its default output)."""
 
-_TREC_NAMES: dict[str, tuple[Family, TrecName]] = {t.name: (f, t) for f in FAMILIES.values() for t in f.trec}
-_ALIASES: dict[str, str] = {alias: f.name for f in FAMILIES.values() if f.name != "runid"
-                            for alias in (f.name.lower(), *f.aliases)}
-_NAME = re.compile(r"^\s*(?P<name>[A-Za-z_0-9]+)\s*(?:\((?P<params>.*)\))?\s*"
-                   r"(?:@\s*(?P<cutoff>\d+(?:\.\d*)?|\.\d+))?\s*$")
-_TREC_CUT = re.compile(r"^(?P<name>[A-Za-z_0-9]+?)_(?P<cutoff>\d+(?:\.\d+)?)$")
+TREC_NAMES: dict[str, tuple[Family, TrecName]] = {t.name: (f, t) for f in FAMILIES.values() for t in f.trec}
+"""trec_eval's measure names (``P``, ``map_cut``, ...) -> the family and the name's declaration."""
 
 
 def supported_trec_names() -> tuple[str, ...]:
     """trec_eval measure names IR Lab computes, in trec_eval's order."""
-    return tuple(name for name in TREC_ORDER if name in _TREC_NAMES)
+    return tuple(name for name in TREC_ORDER if name in TREC_NAMES)
 
 
 # --- a parsed measure -------------------------------------------------------------------------------
@@ -382,7 +383,7 @@ class Measure:
         return FAMILIES[self.family]
 
     def __str__(self) -> str:
-        params = {key: value for key, value in self.options.items()}
+        params = dict(self.options)
         if self.relevance_level is not None:
             params = {"rel": self.relevance_level, **params}
         inner = ", ".join(f"{key}={value!r}" for key, value in params.items())
@@ -414,7 +415,7 @@ class Measure:
             if options:
                 continue
             if trec.cutoffs and self.cutoff is not None:
-                return f"{trec.name}_{_trec_cutoff(self.cutoff, self.definition.cutoff_kind)}"
+                return f"{trec.name}_{trec_cutoff_label(self.cutoff, self.definition.cutoff_kind)}"
             if not trec.cutoffs and self.cutoff is None:
                 return trec.name
         return None
@@ -448,7 +449,8 @@ def _format_cutoff(cutoff: int | float) -> str:
     return str(cutoff) if isinstance(cutoff, int) else f"{cutoff:g}"
 
 
-def _trec_cutoff(cutoff: int | float, kind: str) -> str:
+def trec_cutoff_label(cutoff: int | float, kind: str) -> str:
+    """A cutoff as trec_eval prints it in a name: ``10`` (``P_10``), ``0.50`` (``iprec_at_recall_0.50``)."""
     return f"{cutoff:.2f}" if kind == "recall" else str(cutoff)
 
 
@@ -462,269 +464,21 @@ def families_for_people() -> list[Family]:
     return [FAMILIES[name] for name in TEACHING_ORDER] + rest
 
 
-def valid_measures(families: Iterable[str] | None = None) -> str:
-    """The measure forms (of ``families``, or of every family), for error messages and help texts."""
-    forms = []
-    for family in families_for_people() if families is None else [FAMILIES[name] for name in families]:
-        k = "r" if family.cutoff_kind == "recall" else "k"
-        forms.append({"required": f"{family.name}@{k}", "optional": f"{family.name}, {family.name}@{k}",
-                      "none": family.name}[family.cutoff])
-    return ", ".join(forms)
-
-
-# --- parsing names --------------------------------------------------------------------------------
-
-def parse_measure(text: str | Measure, families: Sequence[str] | None = None) -> Measure:
-    """Parse a measure name (see the module docstring); ValidationError names what is wrong.
-
-    ``families`` limits the measures accepted (exercises take the walkthrough's only).
-
-    >>> str(parse_measure("ndcg_cut_10")), str(parse_measure("P(rel=2)@5")), str(parse_measure("nDCG(discount='jk')"))
-    ('nDCG@10', 'P(rel=2)@5', "nDCG(discount='jarvelin-kekalainen')")
-    >>> str(parse_measure("iprec_at_recall_0.10")), str(parse_measure("Rprec_mult_0.20")), str(parse_measure("bpref"))
-    ('IPrec@0.1', 'Rprec(mult=0.2)', 'Bpref')
-    >>> parse_measure("NDKG@5")
-    Traceback (most recent call last):
-    ...
-    irlab.errors.ValidationError: unknown measure 'NDKG@5'; valid measures: P@k, R@k, RR, RR@k, AP, AP@k, nDCG, nDCG@k, Rprec, Success@k, CG, CG@k, DCG, DCG@k, IDCG, IDCG@k, NumQ, NumRet, NumRel, NumRelRet, GMAP, Bpref, IPrec@r, relstring, infAP, GMBpref, utility, 11pt, binG, G, nDCGrel, RnDCG, SetP, SetRelP, SetR, SetAP, SetF, NumNonRelJudgedRet, RBP, RBPresid, Unjudged@k
-    """
-    if families is not None:
-        try:
-            measure = parse_measure(text)
-        except ValidationError as error:
-            if not error.message.startswith("unknown measure"):
-                raise
-            measure = None
-        if measure is None or measure.family not in families:
-            raise ValidationError(f"unknown measure {text!r}; valid measures: {valid_measures(families)}")
-        return measure
-    if isinstance(text, Measure):
-        return text
-    if not isinstance(text, str):
-        raise ValidationError(f"a measure must be a name such as 'nDCG@10', got {text!r}")
-    stripped = text.strip()
-    if stripped in _TREC_NAMES:
-        family, trec = _TREC_NAMES[stripped]
-        if trec.cutoffs:
-            raise ValidationError(f"{stripped} needs a cutoff, e.g. '{stripped}_{_trec_cutoff(trec.cutoffs[1], family.cutoff_kind)}'")
-        return Measure(family.name, None, dict(trec.options))
-    cut = _TREC_CUT.match(stripped)
-    if cut and cut.group("name") in _TREC_NAMES and _TREC_NAMES[cut.group("name")][1].cutoffs:
-        family, trec = _TREC_NAMES[cut.group("name")]
-        return _trec_measure(family, trec, cut.group("cutoff"), stripped)
-    match = _NAME.match(text)
-    if not match or match.group("name").lower() not in _ALIASES:
-        raise ValidationError(f"unknown measure {text!r}; valid measures: {valid_measures()}")
-    family = FAMILIES[_ALIASES[match.group("name").lower()]]
-    cutoff = _parse_cutoff(family, match.group("cutoff"), text)
-    options, relevance_level = _parse_params(family, match.group("params") or "", text)
-    return Measure(family.name, cutoff, options, relevance_level)
-
-
-def _parse_cutoff(family: Family, cutoff: str | None, text: str) -> int | float | None:
-    if cutoff is None:
-        if family.cutoff == "required":
-            example = "0.5" if family.cutoff_kind == "recall" else "10"
-            raise ValidationError(f"{family.name} needs a cutoff, e.g. '{family.name}@{example}'")
-        return None
-    if family.cutoff == "none":
-        raise ValidationError(f"{family.name} takes no cutoff")
-    if family.cutoff_kind == "recall":
-        return interpolated.check_recall_level(float(cutoff))
-    if not cutoff.isdigit():
-        raise ValidationError(f"the cutoff of {text!r} must be a whole number >= 1")
-    return check_cutoff(int(cutoff))
-
-
-def _trec_measure(family: Family, trec: TrecName, cutoff: str, text: str) -> Measure:
-    options = dict(trec.options)
-    if trec.param:  # Rprec_mult_0.20: the "cutoff" is the parameter
-        options[trec.param] = family.param(trec.param).checked(float(cutoff))
-        return Measure(family.name, None, options)
-    return Measure(family.name, _parse_cutoff(family, cutoff, text), options)
-
-
-def _parse_params(family: Family, params: str, text: str) -> tuple[dict[str, Any], int | None]:
-    """The explain function's keyword arguments from ``name=value`` pairs."""
-    if not params.strip():
-        return {}, None
-    try:
-        call = ast.parse(f"f({params})", mode="eval").body
-        if not isinstance(call, ast.Call) or call.args:
-            raise ValueError
-        pairs = {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
-        if None in pairs:
-            raise ValueError
-    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
-        raise ValidationError(f"cannot read the parameters of {text!r}; write them as name=value, "
-                              "e.g. nDCG(gain='exponential')@10") from None
-    options: dict[str, Any] = {}
-    relevance_level = None
-    for key, value in pairs.items():
-        if key not in family.param_names:
-            takes = ", ".join(family.param_names) or "no parameters"
-            raise ValidationError(f"{family.name} does not take the parameter {key!r}; it takes: {takes}")
-        param = family.param(key)
-        if key == "rel":
-            relevance_level = param.checked(value)
-            continue
-        if key == "dcg":
-            if value not in ("log2", "exp-log2"):
-                raise ValidationError(f"dcg must be 'log2' or 'exp-log2' (as ir_measures), got {value!r}")
-            value = "linear" if value == "log2" else "exponential"
-        elif key == "discount":
-            value = param.checked(_DISCOUNT_ALIASES.get(value, value))
-        else:
-            value = param.checked(value)
-        if param.keyword in options:
-            raise ValidationError(f"{text!r} sets the {param.keyword} twice (use one of gain, gains, dcg)")
-        options[param.keyword] = value
-    return options, relevance_level
-
-
 def _without_defaults(family: Family, options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` less those equal to their parameter's default."""
     defaults = {p.keyword: p.default for p in family.params if p.name == p.keyword}
     return {key: value for key, value in options.items() if key not in defaults or value != defaults[key]}
 
 
-def parse_trec_measures(argument: str) -> list[Measure]:
-    """The measures of one trec_eval ``-m`` argument, each named as trec_eval prints it.
-
-    ``P`` gives trec_eval's default cutoffs; ``P.5,10`` the given ones (sorted, as trec_eval);
-    ``ndcg.1=3,2=9`` sets gains; ``set_F.0.5`` beta; ``official``, ``set`` and ``all_trec`` are
-    trec_eval's sets; an IR Lab or ir_measures name (``nDCG@10``) is one measure.
-
-    >>> [m.trec_name for m in parse_trec_measures("P.10,5")], [str(m) for m in parse_trec_measures("ndcg.1=3,2=9")]
-    (['P_5', 'P_10'], ['nDCG(gain={1: 3.0, 2: 9.0})'])
-    >>> parse_trec_measures("P.0")
-    Traceback (most recent call last):
-    ...
-    irlab.errors.ValidationError: -m P.0: cutoffs must be whole numbers >= 1 without repeats (trec_eval), got '0'
-    """
-    name, _, params = argument.partition(".")
-    if name in TREC_NICKNAMES and not params:
-        return [m for trec_name in TREC_NICKNAMES[name] if trec_name in _TREC_NAMES
-                for m in _trec_measures(trec_name, None)]
-    if name in _TREC_NAMES:
-        return _trec_measures(name, params if "." in argument else None)
-    return [parse_measure(argument)]
-
-
-def trec_measure_set(arguments: Sequence[str]) -> list[Measure]:
-    """The measures of all of trec_eval's ``-m`` arguments together, as trec_eval combines them.
-
-    A trec_eval measure is computed once: named bare or through a set (``all_trec``), it takes
-    the parameters of the first ``-m name.params`` given for it, wherever that argument stands.
-    Other names (``nDCG@10``) are added as they are; duplicates are dropped.
-
-    >>> [m.trec_name for m in trec_measure_set(["P", "P.5", "P.10", "recip_rank"])]
-    ['P_5', 'recip_rank']
-    """
-    marked: list[str] = []
-    params: dict[str, str] = {}
-    others: list[Measure] = []
-    for argument in arguments:
-        name, dot, given = argument.partition(".")
-        if name in TREC_NICKNAMES and not dot:
-            marked.extend(n for n in TREC_NICKNAMES[name] if n in _TREC_NAMES)
-        elif name in _TREC_NAMES:
-            marked.append(name)
-            if dot:
-                _trec_measures(name, given)  # check it now, whether or not it is the one used
-                params.setdefault(name, given)
-        else:
-            others.append(parse_measure(argument))
-    measures = {}
-    for name in dict.fromkeys(marked):
-        for measure in _trec_measures(name, params.get(name)):
-            measures.setdefault(measure.trec_name, measure)
-    for measure in others:
-        measures.setdefault(measure.trec_name, measure)
-    return list(measures.values())
-
-
-def _trec_measures(name: str, params: str | None) -> list[Measure]:
-    family, trec = _TREC_NAMES[name]
-    where = f"-m {name}{'' if params is None else '.' + params}"
-    if params is not None and not params:
-        raise ValidationError(f"{where}: give parameters after the dot, or leave the dot out")
-    if trec.cutoffs:
-        values = trec.cutoffs if params is None else _trec_numbers(params, family, trec, where)
-        if trec.param:  # Rprec_mult.0.2,0.4: one measure per multiple
-            return [Measure(family.name, None, {**trec.options, trec.param: float(v)},
-                            trec_label=f"{name}_{float(v):.2f}") for v in values]
-        return [Measure(family.name, v, dict(trec.options),
-                        trec_label=f"{name}_{_trec_cutoff(v, family.cutoff_kind)}") for v in values]
-    if params is None:
-        return [Measure(family.name, None, dict(trec.options), trec_label=name)]
-    if not trec.param:
-        raise ValidationError(f"{where}: trec_eval's {name} takes no parameters")
-    return [Measure(family.name, None, {**trec.options, **_trec_param(trec.param, params, family, where)},
-                    trec_label=f"{name}_{params}")]
-
-
-def _trec_numbers(params: str, family: Family, trec: TrecName, where: str) -> list[int | float]:
-    """trec_eval's cutoff lists: comma separated, sorted, no repeats."""
-    values: list[int | float] = []
-    for part in params.split(","):
-        try:
-            if family.cutoff_kind == "recall" or trec.param:
-                values.append(float(part))
-            else:  # C's atol, as trec_eval: the leading whole number ("23.4" is 23)
-                values.append(int(re.match(r"\s*[+-]?\d+", part).group()))
-        except (ValueError, AttributeError):
-            values.append(math.nan)
-    whole = family.cutoff_kind == "rank" and not trec.param
-    if (any(isinstance(v, float) and math.isnan(v) for v in values) or len(set(values)) != len(values)
-            or (whole and min(values) < 1)):
-        kind = "whole numbers >= 1" if whole else "numbers"
-        raise ValidationError(f"{where}: cutoffs must be {kind} without repeats (trec_eval), got {params!r}")
-    if family.cutoff_kind == "recall":
-        values = [interpolated.check_recall_level(v) for v in values]
-    elif trec.param:
-        values = [family.param(trec.param).checked(v) for v in values]
-    else:
-        values = [check_cutoff(int(v)) for v in values]
-    return sorted(values)
-
-
-def _trec_param(param: str, params: str, family: Family, where: str) -> dict[str, Any]:
-    """The options a trec_eval parameter string sets: gain pairs, name=value pairs, numbers, a length."""
-    try:
-        if param in ("gains", "pairs"):
-            pairs = [pair.split("=", 1) for pair in params.split(",")]
-            if any(len(pair) != 2 for pair in pairs):
-                raise ValueError
-            named = {key: float(value) for key, value in pairs if not key.lstrip("+-").isdigit()}
-            gains = {int(key): float(value) for key, value in pairs if key.lstrip("+-").isdigit()}
-            if set(named) - ({"p"} if param == "pairs" else set()):
-                raise ValueError
-            options = {"p": family.param("p").checked(named["p"])} if "p" in named else {}
-            if gains:
-                options[family.param("gains").keyword] = family.param("gains").checked(gains)
-            return options
-        numbers = [float(part) for part in params.split(",")]
-    except (ValueError, KeyError):
-        raise ValidationError(f"{where}: cannot read the parameters {params!r}") from None
-    keyword = family.param(param).keyword
-    if param in ("levels", "coefficients"):
-        return {keyword: family.param(param).checked(numbers)}
-    if len(numbers) != 1:
-        raise ValidationError(f"{where}: takes one number, got {params!r}")
-    if param == "length":
-        return {keyword: family.param(param).checked(int(numbers[0]))}
-    return {keyword: family.param(param).checked(numbers[0])}
-
-
 def trec_base(measure: Measure) -> str | None:
     """The trec_eval measure ``measure`` is printed under (``map_cut`` for ``map_cut_10``), or None.
 
+    >>> from irlab.metrics.measure_names import parse_measure
     >>> trec_base(parse_measure("AP@10")), trec_base(parse_measure("Rprec(mult=0.2)")), trec_base(parse_measure("CG@3"))
     ('map_cut', 'Rprec_mult', None)
     """
     name = measure.trec_name
-    matches = [trec for trec in _TREC_NAMES if name == trec or name.startswith(trec + "_")]
+    matches = [trec for trec in TREC_NAMES if name == trec or name.startswith(trec + "_")]
     return max(matches, key=len) if matches else None
 
 
@@ -739,3 +493,20 @@ def with_relevance_level(measures: Iterable[Measure], level: int) -> list[Measur
     """The measures with ``rel`` fixed to ``level`` where they did not set it."""
     return [m if m.relevance_level is not None or not m.definition.binary else replace(m, relevance_level=level)
             for m in measures]
+
+
+_PARSERS = ("parse_measure", "parse_trec_measures", "trec_measure_set", "valid_measures")
+"""The name parsers, which moved to :mod:`irlab.metrics.measure_names`."""
+
+
+def __getattr__(name: str) -> Any:
+    """``from irlab.metrics.registry import parse_measure`` keeps working (PEP 562).
+
+    The parsers import this table, so the registry cannot import them at its top: they are
+    looked up on first use instead. New code imports them from :mod:`irlab.metrics.measure_names`.
+    """
+    if name in _PARSERS:
+        from irlab.metrics import measure_names
+
+        return getattr(measure_names, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,22 +1,33 @@
-"""The topic-by-topic chart of a comparison, as a plain Plotly spec, and its words.
+"""The charts of the runs page as plain Plotly specs (dicts, no Plotly import), and their words.
 
-One bar per topic, its height the difference B − A, topics sorted from B's largest loss to its
-largest win: the classic picture of a TREC comparison, where a mean hides that one system wins
-on some topics and loses on others. Colour is never the only signal: losses are hatched and
-wins solid, and the caption (:func:`describe_differences`) says the same in words. The colours
-are the Okabe–Ito palette's blue and vermillion, as in the walkthrough's charts.
+* **Topic by topic** (:func:`difference_spec`): one bar per topic, its height the difference
+  B − A, topics sorted from B's largest loss to its largest win: the classic picture of a TREC
+  comparison, where a mean hides that one system wins on some topics and loses on others. Losses
+  are hatched and wins solid, and the caption (:func:`describe_differences`) says the same in words.
+* **Interpolated precision-recall** (:func:`precision_recall_spec`): every run's interpolated
+  precision at the 11 recall levels 0, 0.1, ..., 1 (trec_eval's ``iprec_at_recall``, averaged
+  over topics) in one chart; each run has its own marker shape and line dash as well as colour.
+
+Colour is never the only signal. The colours are the Okabe–Ito palette's, as in the walkthrough's charts.
 
 >>> from irlab.runs.compare import compare
 >>> c = compare([0.5, 0.2, 0.4], [0.7, 0.1, 0.4], ["q1", "q2", "q3"], measure="AP", run_a="bm25", run_b="dense")
 >>> spec = difference_spec(c)
 >>> spec["data"][0]["x"], [round(y, 2) for y in spec["data"][0]["y"]]
 (['q2', 'q3', 'q1'], [-0.1, 0.0, 0.2])
->>> describe_differences(c)
-'AP, dense − bm25 per topic, sorted: dense wins on 1 topic (largest +0.2000 on q1), loses on 1 (largest −0.1000 on q2), ties on 1.'
+>>> print(describe_differences(c))  # doctest: +NORMALIZE_WHITESPACE
+AP, dense − bm25 per topic, sorted: dense wins on 1 topic (largest +0.2000 on q1),
+loses on 1 (largest −0.1000 on q2), ties on 1.
+>>> curve = precision_recall_curve("bm25", [0.6, 0.5, 0.45, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.0])
+>>> spec = precision_recall_spec([curve])
+>>> spec["data"][0]["x"][:3], spec["data"][0]["marker"]["symbol"], spec["data"][0]["line"]["dash"]
+([0.0, 0.1, 0.2], 'circle', 'solid')
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -85,3 +96,73 @@ def describe_differences(c: Comparison) -> str:
 
 def _topics(n: int) -> str:
     return f"{n} topic" if n == 1 else f"{n} topics"
+
+
+ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+"""The recall levels of trec_eval's ``iprec_at_recall`` (and of 11-point average precision)."""
+RUN_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+"""Okabe–Ito colours, one per run (then again, with other shapes and dashes)."""
+RUN_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "triangle-down", "cross", "pentagon")
+RUN_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
+
+@dataclass(frozen=True)
+class PrecisionRecallCurve:
+    """One run's interpolated precision at each recall level, averaged over its topics."""
+
+    run: str
+    recall: tuple[float, ...]
+    precision: tuple[float, ...]
+
+
+def precision_recall_curve(run: str, precision: Sequence[float],
+                           recall: Sequence[float] = ELEVEN_POINTS) -> PrecisionRecallCurve:
+    """A curve from the mean interpolated precision at each of ``recall`` (trec_eval's ``iprec_at_recall_*``)."""
+    if len(precision) != len(recall):
+        raise ValueError(f"one precision per recall level: {len(precision)} for {len(recall)} levels")
+    return PrecisionRecallCurve(run, tuple(float(r) for r in recall), tuple(float(p) for p in precision))
+
+
+def precision_recall_spec(curves: Sequence[PrecisionRecallCurve], *, large: bool = False) -> dict[str, Any]:
+    """Every run's interpolated precision-recall curve in one chart: colour, marker shape and dash per run."""
+    size = 18 if large else 13
+    data = []
+    for i, curve in enumerate(curves):
+        data.append({"type": "scatter", "mode": "lines+markers", "name": curve.run, "x": list(curve.recall),
+                     "y": list(curve.precision),
+                     "line": {"color": RUN_COLOURS[i % len(RUN_COLOURS)], "dash": RUN_DASHES[i % len(RUN_DASHES)],
+                              "width": 2},
+                     "marker": {"symbol": RUN_SYMBOLS[i % len(RUN_SYMBOLS)], "size": 9},
+                     "hovertemplate": f"{_hover_text(curve.run)}<br>recall %{{x:.1f}}<br>interpolated precision "
+                                      "%{y:.4f}<extra></extra>"})
+    layout = {
+        "title": {"text": "Interpolated precision at 11 recall levels (mean over topics)", "x": 0,
+                  "font": {"size": size + 2}},
+        "height": 420 if not large else 520,
+        "margin": {"l": 10, "r": 10, "t": 56, "b": 10},
+        "font": {"size": size},
+        "showlegend": True,
+        "legend": {"orientation": "h", "y": -0.2},
+        "xaxis": {"title": {"text": "recall"}, "range": [-0.02, 1.02], "dtick": 0.1},
+        "yaxis": {"title": {"text": "interpolated precision"}, "range": [0, 1.02]},
+    }
+    return {"data": data, "layout": layout}
+
+
+def describe_precision_recall(curves: Sequence[PrecisionRecallCurve]) -> str:
+    """Words for :func:`precision_recall_spec`: each run's precision at recall 0, 0.5 and 1.
+
+    >>> describe_precision_recall([precision_recall_curve("bm25", [0.6, 0.5, 0.45, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1,
+    ...                                                             0.05, 0.0])])
+    'Interpolated precision at recall 0, 0.5 and 1: bm25 0.6000, 0.2500, 0.0000.'
+    """
+    def at(curve: PrecisionRecallCurve, level: float) -> str:
+        return f"{curve.precision[curve.recall.index(level)]:.4f}" if level in curve.recall else "—"
+
+    runs = "; ".join(f"{c.run} {at(c, 0.0)}, {at(c, 0.5)}, {at(c, 1.0)}" for c in curves)
+    return f"Interpolated precision at recall 0, 0.5 and 1: {runs}."
+
+
+def _hover_text(name: str) -> str:
+    """A run name inside a Plotly hover template: its own % and < cannot act as template or markup."""
+    return name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("%", "&#37;")

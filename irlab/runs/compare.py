@@ -8,10 +8,15 @@ reads the differences :math:`d_i = b_i - a_i` (positive: B is better on topic :m
   :math:`\bar d \pm t_{0.975,\,n-1}\, s_d / \sqrt{n}`;
 * the paired t-test (``scipy.stats.ttest_rel``), the Wilcoxon signed-rank test
   (``scipy.stats.wilcoxon``, zero differences dropped, as Wilcoxon did) and a paired randomisation
-  test (``scipy.stats.permutation_test``: the sign of each difference flipped at random, 10,000
-  times, seeded so the page and the command line print the same p-value twice);
+  test (the sign of each difference flipped at random, 10,000 times, seeded so the page and the
+  command line print the same p-value twice: scipy's ``permutation_test``, in bounded memory,
+  :func:`irlab.runs.significance.randomisation_p`);
 * the effect size :math:`d_z = \bar d / s_d` (Cohen's d for paired samples);
-* with more than two runs, Holm's step-down correction of the p-values of every pair.
+* with more than two runs, Holm's step-down correction of the p-values of every pair, within a
+  budget of computing time (:data:`PAIRS_BUDGET`): every pair of 80 runs is 3,160 comparisons.
+
+A table of many runs against baselines, with other tests and corrections, is
+:mod:`irlab.runs.table`.
 
 >>> c = compare([0.1, 0.2, 0.3, 0.4, 0.5], [0.2, 0.35, 0.3, 0.6, 0.55], ["q1", "q2", "q3", "q4", "q5"])
 >>> c.wins, c.ties, c.losses, round(c.mean_difference, 4)
@@ -32,15 +37,15 @@ from itertools import combinations
 import numpy as np
 
 from irlab.errors import ValidationError
+from irlab.runs.significance import PERMUTATIONS, SEED, TIE, Budget, holm, randomisation_p
 
-TIE = 1e-12
-"""Differences smaller than this count as ties (the values are sums of floating-point terms)."""
-PERMUTATIONS = 10_000
-"""Random sign flips of the randomisation test."""
-SEED = 20_240_401
-"""The randomisation test's seed: the same runs give the same p-value on the page and the command line."""
+__all__ = ["ALPHA", "PAIRS_BUDGET", "PERMUTATIONS", "SEED", "TIE", "Comparison", "compare", "compare_pairs",
+           "format_p", "holm", "verdict"]
+
 ALPHA = 0.05
 """The significance level the verdict text uses."""
+PAIRS_BUDGET = 10.0
+"""Seconds of computing time :func:`compare_pairs` may take by default (a click on a shared server)."""
 
 
 @dataclass(frozen=True)
@@ -83,13 +88,15 @@ class Comparison:
 
 
 def compare(a: Sequence[float], b: Sequence[float], queries: Sequence[str], *, measure: str = "",
-            run_a: str = "A", run_b: str = "B", seed: int = SEED, permutations: int = PERMUTATIONS) -> Comparison:
+            run_a: str = "A", run_b: str = "B", seed: int = SEED, permutations: int = PERMUTATIONS,
+            budget: Budget | None = None) -> Comparison:
     """Compare paired per-query values ``b`` against ``a`` (see the module)."""
     from scipy import stats  # imported here: the evaluation engine and the CLI's evaluate do not need scipy
 
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if not (len(a) == len(b) == len(queries)):
-        raise ValidationError(f"paired values need one value per query: {len(a)}, {len(b)} values, {len(queries)} queries")
+        raise ValidationError(f"paired values need one value per query: {len(a)}, {len(b)} values, "
+                              f"{len(queries)} queries")
     if not len(a):
         raise ValidationError("the two runs have no query in common to compare")
     d = b - a
@@ -106,8 +113,7 @@ def compare(a: Sequence[float], b: Sequence[float], queries: Sequence[str], *, m
         ci = t.confidence_interval(0.95)
         ci_low, ci_high = float(ci.low), float(ci.high)
         effect = mean / spread
-        r_p = float(stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=permutations,
-                                           alternative="two-sided", rng=np.random.default_rng(seed)).pvalue)
+        r_p = randomisation_p(d, permutations=permutations, seed=seed, budget=budget)
     elif n > 1:  # every difference equal: no spread, the interval is the point itself
         ci_low = ci_high = mean
         t_p = r_p = 1.0 if abs(mean) <= TIE else 0.0
@@ -120,33 +126,28 @@ def compare(a: Sequence[float], b: Sequence[float], queries: Sequence[str], *, m
                       ci_low, ci_high, wins, n - wins - losses, losses, t_stat, t_p, w_stat, w_p, r_p, effect)
 
 
-def holm(p_values: Sequence[float]) -> list[float]:
-    r"""Holm's step-down adjusted p-values, in the input's order.
-
-    Sorted ascending, the :math:`i`-th smallest of :math:`m` p-values becomes
-    :math:`\max_{j \le i} \min(1, (m - j + 1)\, p_{(j)})`. ``nan`` stays ``nan`` and does not count.
-    """
-    values = [float(p) for p in p_values]
-    ranked = sorted((p, i) for i, p in enumerate(values) if not math.isnan(p))
-    m = len(ranked)
-    adjusted = [float("nan")] * len(values)
-    running = 0.0
-    for j, (p, i) in enumerate(ranked):
-        running = max(running, min(1.0, (m - j) * p))
-        adjusted[i] = running
-    return adjusted
-
-
 def compare_pairs(values: Mapping[str, Sequence[float]], queries: Sequence[str], *, measure: str = "",
-                  seed: int = SEED) -> list[tuple[Comparison, float]]:
+                  seed: int = SEED, budget: float | None = PAIRS_BUDGET) -> list[tuple[Comparison, float]]:
     """Every pair of runs (later run as B), each with its Holm-adjusted randomisation-test p-value.
 
-    ``values`` maps run names to per-query values in the order of ``queries``.
+    ``values`` maps run names to per-query values in the order of ``queries``. ``budget`` bounds
+    the computing time (seconds of this thread's CPU; None: no bound): beyond it, or as soon as the
+    pairs done so far show that the rest will not fit, :class:`~irlab.runs.significance.BudgetExceeded`
+    says so, naming how many pairs were asked for.
     """
-    pairs = [compare(values[a], values[b], queries, measure=measure, run_a=a, run_b=b, seed=seed)
-             for a, b in combinations(values, 2)]
-    adjusted = holm([c.randomisation_p for c in pairs]) if len(pairs) > 1 else [c.randomisation_p for c in pairs]
-    return list(zip(pairs, adjusted))
+    names = list(values)
+    pairs = list(combinations(names, 2))
+    limit = None if budget is None else Budget(budget, f"comparing every pair of {len(names)} runs "
+                                                       f"({len(pairs):,} pairs, {len(queries):,} topics)",
+                                               "compare against one baseline instead, or pick fewer runs")
+    done = []
+    for number, (a, b) in enumerate(pairs, start=1):
+        done.append(compare(values[a], values[b], queries, measure=measure, run_a=a, run_b=b, seed=seed,
+                            budget=limit))
+        if limit is not None:
+            limit.check(number / len(pairs))
+    adjusted = holm([c.randomisation_p for c in done]) if len(done) > 1 else [c.randomisation_p for c in done]
+    return list(zip(done, adjusted))
 
 
 def format_p(p: float) -> str:
@@ -176,7 +177,8 @@ def verdict(c: Comparison, *, adjusted_p: float | None = None) -> str:
     if c.n < 2 or math.isnan(p):
         lines.append("With fewer than two topics, or the same difference on every topic, no test can say more.")
     elif p < ALPHA:
-        lines.append(f"A difference this large would be unlikely (p = {format_p(p)}{' after Holm' if adjusted_p is not None else ''}) "
+        after = " after Holm" if adjusted_p is not None else ""
+        lines.append(f"A difference this large would be unlikely (p = {format_p(p)}{after}) "
                      f"if {better} and {worse} were equally good on these topics: the difference is statistically "
                      f"significant at the {ALPHA:g} level.")
     else:

@@ -13,14 +13,18 @@ Rules (trec_eval's; docs/architecture.md, "Metric conventions"):
   descending (string order); or a sequence of doc ids already in rank order;
 * only judged queries are evaluated: run queries without judgments are ignored;
 * a judged query without any relevant document scores 0 and counts in the mean;
-* a judged query missing from the run scores 0 and counts (trec_eval ``-c``); with
-  ``missing_queries="ignore"`` it is left out (trec_eval without ``-c``);
+* a judged query missing from the run scores 0 and counts (trec_eval ``-c``, TREC reports); with
+  ``missing_queries="ignore"`` it is left out (trec_eval 9 without ``-c``; trec_eval 10.0 refuses
+  such a run without ``-c``, and so does the command line: :mod:`irlab.cli.evaluate`);
 * ``relevance_level`` is trec_eval's ``-l`` (grade >= level is relevant; nDCG uses the grades
   themselves); ``depth`` is trec_eval's ``-M`` (only the top ``depth`` of each ranking count).
 
-The engine reads the run and qrels into columns (:mod:`irlab.runs.trec`), joins them once
+The engine reads the run and qrels into columns (:mod:`irlab.runs.trec`), joins them
 (:mod:`irlab.runs.judge`) and computes every measure with its vectorised kernel; each kernel is
-checked against the measure's readable ``explain_*`` definition, which explains one query.
+checked against the measure's readable ``explain_*`` definition, which explains one query. A run
+file is read and evaluated a block of whole topics at a time (:func:`evaluate_run_file`,
+:mod:`irlab.runs.stream`), so memory stays bounded; :func:`evaluate_tables` evaluates a run
+already in memory (the runs page), and keeps the join to explain queries from.
 Summaries over queries follow trec_eval: the mean, added query by query in trec_eval's order;
 the geometric mean for ``GMAP``/``GMBpref``; sums for the counts; the number of queries for ``NumQ``.
 
@@ -30,9 +34,12 @@ Unknown measure names raise :class:`irlab.errors.ValidationError` listing the va
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from numbers import Real
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -40,15 +47,20 @@ import pyarrow as pa
 from irlab.data.judgments import check_grade, check_item_id, check_relevance_level
 from irlab.data.rankings import check_cutoff, check_ranking
 from irlab.errors import ValidationError
-from irlab.metrics.registry import Measure, parse_measure
-from irlab.runs.judge import JudgedRun, judge
-from irlab.runs.trec import QrelsTable, RunTable, qrels_table, run_table
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import Measure
+from irlab.runs.judge import JudgedRun, judge, no_overlap_message
+from irlab.runs.stream import BLOCK_BYTES, ReadWhole, TopicBlocks
+from irlab.runs.trec import MAX_FILE_BYTES, QrelsTable, RunBlock, RunTable, qrels_table, read_run_file, run_table
 
 Qrels = Mapping[str, Mapping[str, int]]
 Run = Mapping[str, Mapping[str, float] | Sequence[str]]
 
 MIN_GEO_MEAN = 0.00001
 """trec_eval's floor for the geometric mean (``gm_map``): a query's value counts at least this."""
+EVALUATORS = 2
+"""Blocks of a run file evaluated at once (threads): the machines IR Lab runs on have two cores or more."""
+
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -56,51 +68,168 @@ class Evaluation:
 
     ``per_query[name]`` lists values in the order of ``queries`` (trec_eval's order); ``summary``
     holds the ``all`` line's value (None for measures trec_eval only prints per query).
+    ``missed`` are the judged queries the run does not rank (in trec_eval's order): with
+    ``complete`` they are among ``queries`` and score as trec_eval ``-c`` scores them (0 for every
+    measure of the official set), without it they are left out. ``unjudged`` counts the run's
+    queries without judgments (never evaluated). ``judged`` is the join itself, kept when the run
+    was evaluated from a table in memory (the runs page explains queries from it); a file read
+    topic by topic keeps only the values.
     """
 
-    judged: JudgedRun
+    run_name: str
+    runid: str
+    queries: tuple[str, ...]
     measures: dict[str, Measure]
     per_query: dict[str, np.ndarray | list[str]]
     summary: dict[str, float | int | str | None]
+    missed: tuple[str, ...] = ()
+    unjudged: int = 0
+    complete: bool = True
+    judged: JudgedRun | None = field(default=None, repr=False)
 
     @property
-    def queries(self) -> tuple[str, ...]:
-        return self.judged.queries
+    def judged_queries(self) -> int:
+        """How many queries the qrels judge (evaluated or not)."""
+        return len(self.queries) + (0 if self.complete else len(self.missed))
+
+    @property
+    def missing(self) -> np.ndarray:
+        """Per query of ``queries``: whether the run does not rank it (always False without ``complete``)."""
+        missed = set(self.missed)
+        return np.array([query in missed for query in self.queries], dtype=bool)
 
 
 def evaluate_tables(qrels: QrelsTable, run: RunTable, measures: Mapping[str, Measure], *, relevance_level: int = 1,
                     complete: bool = True, depth: int | None = None, judged_only: bool = False) -> Evaluation:
-    """Evaluate a run table against a qrels table (the CLI's and the runs page's entry point)."""
+    """Evaluate a run table against a qrels table (the runs page's entry point; the whole run is in memory)."""
     relevance_level = check_relevance_level(relevance_level)
     judged = judge(qrels, run, complete=complete, depth=depth, judged_only=judged_only)
-    per_query, summary = {}, {}
-    for name, measure in measures.items():
-        if measure.family == "runid":
-            per_query[name], summary[name] = [], run.runid
-            continue
-        values = measure.compute_all(judged.rankings, relevance_level=relevance_level)
-        per_query[name] = values
-        summary[name] = summarise(measure, values, judged, relevance_level=relevance_level)
-    return Evaluation(judged, dict(measures), per_query, summary)
+    per_query = {name: _values(measure, judged, relevance_level) for name, measure in measures.items()}
+    ranked = set(run.query_ids)
+    missed = tuple(query for query in qrels.query_ids if query not in ranked)
+    unjudged = sum(1 for query in run.query_ids if query not in qrels.index)
+    return _finished(run.name, run.runid, judged.queries, measures, per_query, qrels, missed, unjudged, complete,
+                     relevance_level, judged)
 
 
-def summarise(measure: Measure, values: np.ndarray | list[str], judged: JudgedRun, *,
-              relevance_level: int = 1) -> float | int | None:
+def evaluate_run_file(qrels: QrelsTable, path: str | Path, measures: Mapping[str, Measure], *,
+                      relevance_level: int = 1, complete: bool = True, depth: int | None = None,
+                      judged_only: bool = False, limit: int = MAX_FILE_BYTES,
+                      block_bytes: int = BLOCK_BYTES, evaluators: int = EVALUATORS) -> Evaluation:
+    """Evaluate a run file, reading it topic by topic so that memory stays bounded (the command line's path).
+
+    The values are those of :func:`evaluate_tables` on the whole file (a test checks it on random
+    files). A file whose topics are not each in one piece, a problem in a line, and standard input
+    (``-``) are read whole instead (:mod:`irlab.runs.stream`).
+    """
+    relevance_level = check_relevance_level(relevance_level)
+    depth = check_cutoff(depth)
+    name = str(path)
+    if name != "-":
+        try:
+            return _evaluate_blocks(qrels, TopicBlocks(path, block_bytes=block_bytes, limit=limit), measures,
+                                    relevance_level=relevance_level, complete=complete, depth=depth,
+                                    judged_only=judged_only, evaluators=evaluators)
+        except (ReadWhole, ValidationError):
+            pass  # the whole-file reader below gives the same values, or names the file and line
+    return evaluate_tables(qrels, read_run_file(path, limit=limit), measures, relevance_level=relevance_level,
+                           complete=complete, depth=depth, judged_only=judged_only)
+
+
+def _evaluate_blocks(qrels: QrelsTable, blocks: TopicBlocks, measures: Mapping[str, Measure], *,
+                     relevance_level: int, complete: bool, depth: int | None, judged_only: bool,
+                     evaluators: int = EVALUATORS) -> Evaluation:
+    """Evaluate each block of complete topics as it is read, then put the queries in trec_eval's order.
+
+    ``evaluators`` blocks are evaluated at once, in threads (sorting, joining and the kernels run in
+    Arrow and numpy, which release the GIL); their values are collected in the order of the file.
+    """
+    ids: list[str] = []
+    parts: dict[str, list] = {name: [] for name in measures}
+
+    def evaluated(block: RunBlock) -> tuple[tuple[str, ...], dict[str, np.ndarray | list[str]]]:
+        table = run_table(blocks.name, block.queries, block.docs, block.scores)
+        judged_here = [query for query in table.query_ids if query in qrels.index]
+        if not judged_here:
+            return (), {}
+        judged = judge(qrels, table, complete=False, depth=depth, judged_only=judged_only, queries=judged_here)
+        return judged.queries, {name: _values(measure, judged, relevance_level) for name, measure in measures.items()}
+
+    def collect(result: tuple[tuple[str, ...], dict]) -> None:
+        queries, values = result
+        ids.extend(queries)
+        for name, part in values.items():
+            parts[name].append(part)
+
+    qrels.index, qrels.top_grade  # noqa: B018 - computed once here, not by two threads at once
+    with ThreadPoolExecutor(max(1, evaluators), thread_name_prefix="evaluate") as pool:
+        waiting: deque[Future] = deque()
+        for block in blocks:
+            waiting.append(pool.submit(evaluated, block))
+            if len(waiting) >= max(1, evaluators):
+                collect(waiting.popleft().result())
+        while waiting:
+            collect(waiting.popleft().result())
+    if not ids:
+        raise ValidationError(no_overlap_message(blocks.name, tuple(sorted(blocks.topics)), qrels))
+    missed = tuple(query for query in qrels.query_ids if query not in blocks.topics)
+    if complete and missed:  # trec_eval -c: each on a placeholder ranking
+        nothing = pa.nulls(0, pa.string())  # pa.array([]) would import pandas
+        empty = run_table(blocks.name, nothing, nothing, np.zeros(0))
+        judged = judge(qrels, empty, complete=True, depth=depth, judged_only=judged_only, queries=missed)
+        ids.extend(judged.queries)
+        for name, measure in measures.items():
+            parts[name].append(_values(measure, judged, relevance_level))
+    order = np.argsort(np.array([qrels.index[query] for query in ids]), kind="stable")
+    per_query = {name: _in_order(values, order) for name, values in parts.items()}
+    unjudged = sum(1 for query in blocks.topics if query not in qrels.index)
+    return _finished(blocks.name, blocks.runid, tuple(ids[i] for i in order), measures, per_query, qrels, missed,
+                     unjudged, complete, relevance_level, None)
+
+
+def _values(measure: Measure, judged: JudgedRun, relevance_level: int) -> np.ndarray | list[str]:
+    """One measure for every query of ``judged`` (the run id is not per query)."""
+    if measure.family == "runid":
+        return []
+    return measure.compute_all(judged.rankings, relevance_level=relevance_level)
+
+
+def _in_order(parts: list[np.ndarray | list[str]], order: np.ndarray) -> np.ndarray | list[str]:
+    """Blocks of per-query values joined, then put in ``order``."""
+    if not parts or isinstance(parts[0], list):
+        joined = [value for part in parts for value in part]
+        return [joined[i] for i in order] if joined else []
+    return np.concatenate(parts)[order]
+
+
+def _finished(run_name: str, runid: str, queries: tuple[str, ...], measures: Mapping[str, Measure],
+              per_query: dict[str, np.ndarray | list[str]], qrels: QrelsTable, missed: tuple[str, ...],
+              unjudged: int, complete: bool, relevance_level: int, judged: JudgedRun | None) -> Evaluation:
+    """The evaluation with its summary line."""
+    relevant = int(np.sum(qrels.grades > 0))
+    summary = {name: runid if measure.family == "runid" else
+               summarise(measure, per_query[name], complete=complete, judged_relevant=relevant)
+               for name, measure in measures.items()}
+    return Evaluation(run_name, runid, queries, dict(measures), per_query, summary, missed, unjudged, complete, judged)
+
+
+def summarise(measure: Measure, values: np.ndarray | list[str], *, complete: bool = False,
+              judged_relevant: int = 0) -> float | int | None:
     """The ``all`` value of one measure: trec_eval's mean, geometric mean, sum or count.
 
     The mean adds the queries one by one in trec_eval's order (``np.cumsum`` is sequential), so
-    its last digit is trec_eval's.
+    its last digit is trec_eval's. ``judged_relevant`` is what trec_eval's ``-c`` prints for
+    ``num_rel``: the judged documents of a grade above 0 in every judged query, whatever the level.
     """
     kind = measure.definition.summary
-    n = len(judged.queries)
+    n = len(values)
     if kind == "none":
         return None
     if kind == "queries":
         return n
     if kind == "sum":
-        if measure.family == "NumRel" and judged.complete:
-            # trec_eval's -c summary of num_rel counts every grade above 0, whatever the level
-            return int(judged.rankings.level_counts[:, 1:].sum())
+        if measure.family == "NumRel" and complete:
+            return judged_relevant
         return int(np.sum(np.asarray(values, dtype=np.int64)))
     if kind == "gmean":
         logs = np.array([math.log(max(float(v), MIN_GEO_MEAN)) for v in values])

@@ -26,6 +26,7 @@ trec_eval's rules, each an option here:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,15 +88,23 @@ class JudgedRun:
 
 
 def judge(qrels: QrelsTable, run: RunTable, *, complete: bool = True, depth: int | None = None,
-          judged_only: bool = False) -> JudgedRun:
-    """Join ``run`` with ``qrels`` (see the module); ValidationError when no query is both judged and ranked."""
+          judged_only: bool = False, queries: Iterable[str] | None = None) -> JudgedRun:
+    """Join ``run`` with ``qrels`` (see the module); ValidationError when no query is both judged and ranked.
+
+    ``queries`` limits the join to those judged queries (a block of a file read topic by topic,
+    :mod:`irlab.runs.stream`): each keeps its trec_eval order, and no overlap is required.
+    """
     depth = check_cutoff(depth)
-    judged_ids = qrels.query_ids
     in_run = {query: i for i, query in enumerate(run.query_ids)}
+    if queries is None:
+        if not any(query in in_run for query in qrels.query_ids):
+            raise ValidationError(no_overlap_message(run.name, run.query_ids, qrels))
+        width = None
+    else:  # a few queries: the qrels of those only (joining a block costs what the block holds)
+        width = qrels.top_grade + 1  # every block's grade counts as wide as the whole qrels'
+        qrels = qrels.subset(queries)
+    judged_ids = qrels.query_ids
     evaluated = [q for q, query in enumerate(judged_ids) if complete or query in in_run]
-    if not any(query in in_run for query in judged_ids):
-        raise ValidationError(f"no query has both judgments and a ranking: {run.name or 'the run'} ranks {_some(run.query_ids)}, "
-                              f"{qrels.name or 'the qrels'} judges {_some(judged_ids)}")
 
     # the run rows of each evaluated query, cut at depth; a missing query gets one placeholder row
     starts, lengths, missing = [], [], []
@@ -114,7 +123,7 @@ def judge(qrels: QrelsTable, run: RunTable, *, complete: bool = True, depth: int
     offsets = np.concatenate([[0], np.cumsum(lengths_array)])
     segment = np.repeat(np.arange(len(evaluated)), lengths_array)
     rows = np.repeat(np.array(starts, dtype=np.int64), lengths_array) + (np.arange(offsets[-1]) - offsets[segment])
-    rows[np.repeat(np.array(missing), lengths_array)] = PLACEHOLDER
+    rows[np.repeat(np.array(missing, dtype=bool), lengths_array)] = PLACEHOLDER
 
     grades = _grades(qrels, run, rows, np.array(evaluated, dtype=np.int64)[segment])
     if judged_only:
@@ -122,7 +131,7 @@ def judge(qrels: QrelsTable, run: RunTable, *, complete: bool = True, depth: int
         rows, grades, segment = rows[keep], grades[keep], segment[keep]
         offsets = np.concatenate([[0], np.cumsum(np.bincount(segment, minlength=len(evaluated)))])
     rankings = JudgedRankings([judged_ids[q] for q in evaluated], offsets, grades,
-                              _level_counts(qrels)[evaluated], np.array(missing, dtype=bool))
+                              _level_counts(qrels, width)[evaluated], np.array(missing, dtype=bool))
     return JudgedRun(run, qrels, rankings, rows, complete, depth, judged_only)
 
 
@@ -154,13 +163,19 @@ def _grades(qrels: QrelsTable, run: RunTable, rows: np.ndarray, qrels_query: np.
     return grades
 
 
-def _level_counts(qrels: QrelsTable) -> np.ndarray:
-    """Judged documents of each grade >= 0, per qrels query: shape (queries, top grade + 1)."""
+def _level_counts(qrels: QrelsTable, width: int | None = None) -> np.ndarray:
+    """Judged documents of each grade >= 0, per qrels query: shape (queries, ``width`` or top grade + 1)."""
     query = np.repeat(np.arange(len(qrels.query_ids)), np.diff(qrels.offsets))
     judged = qrels.grades >= 0
-    width = int(qrels.grades[judged].max()) + 1 if judged.any() else 1
+    width = width or qrels.top_grade + 1
     flat = np.bincount(query[judged] * width + qrels.grades[judged], minlength=len(qrels.query_ids) * width)
     return flat.reshape(len(qrels.query_ids), width)
+
+
+def no_overlap_message(run_name: str | None, run_queries: tuple[str, ...], qrels: QrelsTable) -> str:
+    """What to say when a run ranks no judged query (a run for another track, or the files swapped)."""
+    return (f"no query has both judgments and a ranking: {run_name or 'the run'} ranks {_some(run_queries)}, "
+            f"{qrels.name or 'the qrels'} judges {_some(qrels.query_ids)}")
 
 
 def _some(ids: tuple[str, ...]) -> str:

@@ -48,7 +48,8 @@ def parse_link(params: Mapping[str, str]) -> tuple[RunsView, list[str]]:
     values: dict[str, object] = {}
     unknown = [name for name in params if name not in KNOWN]
     if unknown:
-        shown = ", ".join(_quoted(name) for name in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        shown = ", ".join(_quoted(name) for name in unknown[:5])
+        shown += f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         notices.append(f"The link's parameter{'s' if len(unknown) > 1 else ''} {shown} "
                        f"{'are' if len(unknown) > 1 else 'is'} not one IR Lab knows; "
                        f"{'they were' if len(unknown) > 1 else 'it was'} ignored.")
@@ -57,7 +58,8 @@ def parse_link(params: Mapping[str, str]) -> tuple[RunsView, list[str]]:
         if source in SOURCES:
             values["source"] = source
         else:
-            notices.append(f"The link's source ({_quoted(source)}) is neither 'sample' nor 'files'; the sample is shown.")
+            notices.append(f"The link's source ({_quoted(source)}) is neither 'sample' nor 'files'; "
+                           "the sample is shown.")
     for name in _NAMES:
         text = params.get(name)
         if text is None:

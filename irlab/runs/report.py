@@ -76,10 +76,10 @@ def _records(evaluation: Evaluation, per_query: bool) -> Iterator[dict]:
             continue
         if per_query:
             for q, query in enumerate(evaluation.queries):
-                yield {"run": evaluation.judged.run.name, "measure": measure.trec_name, "query": query,
+                yield {"run": evaluation.run_name, "measure": measure.trec_name, "query": query,
                        "value": _plain(evaluation.per_query[name][q])}
         if evaluation.summary[name] is not None:
-            yield {"run": evaluation.judged.run.name, "measure": measure.trec_name, "query": "all",
+            yield {"run": evaluation.run_name, "measure": measure.trec_name, "query": "all",
                    "value": _plain(evaluation.summary[name])}
 
 
@@ -95,7 +95,7 @@ def json_text(evaluations: Sequence[Evaluation], *, per_query: bool = False) -> 
     runs = []
     for evaluation in evaluations:
         measures = [(name, m) for name, m in ordered(evaluation) if m.family != "runid"]
-        entry = {"run": evaluation.judged.run.name, "runid": evaluation.judged.run.runid,
+        entry = {"run": evaluation.run_name, "runid": evaluation.runid,
                  "queries": list(evaluation.queries),
                  "summary": {m.trec_name: _plain(evaluation.summary[name]) for name, m in measures}}
         if per_query:

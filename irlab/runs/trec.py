@@ -20,14 +20,14 @@ numbers. Both give the same columns.
 >>> run = parse_run(b"q1 Q0 d1 1 0.5 sys\\nq1 Q0 d2 2 0.75 sys\\nq1 Q0 d3 3 0.75 sys\\n", "run.txt")
 >>> run.ranking("q1"), run.scores.tolist(), run.runid
 (['d3', 'd2', 'd1'], [0.75, 0.75, 0.5], 'sys')
->>> parse_run(b"q1 Q0 d1 1 0.5 sys\\nq1 Q0 d1 2 0.2 sys\\n", "run.txt")
+>>> parse_run(b"q1 Q0 d1 1 0.5 sys\\nq1 Q0 d1 2 0.2 sys\\n", "run.txt")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-irlab.errors.ValidationError: run.txt:2: document 'd1' appears twice for query 'q1' (lines 1 and 2); trec_eval refuses a run like this too
->>> parse_qrels(b"q1 0 d1 one\\n", "qrels.txt")
+irlab.errors.ValidationError: run.txt:2: document 'd1' appears twice for query 'q1' (lines 1 and 2); trec_eval ...
+>>> parse_qrels(b"q1 0 d1 one\\n", "qrels.txt")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-irlab.errors.ValidationError: qrels.txt:1: the grade must be a whole number (trec_eval's qrels: query iteration doc grade), got 'one'
+irlab.errors.ValidationError: qrels.txt:1: the grade must be a whole number (trec_eval's qrels: ...), got 'one'
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ import math
 import re
 import sys
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -99,6 +100,32 @@ class QrelsTable:
         docs = _group(self, query).to_pylist()
         start = int(self.offsets[self.query_ids.index(query)]) if docs else 0
         return dict(zip(docs, self.grades[start:start + len(docs)].tolist()))
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Query id -> its position in :attr:`query_ids`."""
+        return {query: q for q, query in enumerate(self.query_ids)}
+
+    @cached_property
+    def top_grade(self) -> int:
+        """The highest grade judged (0 when there is none >= 0)."""
+        judged = self.grades[self.grades >= 0]
+        return int(judged.max()) if len(judged) else 0
+
+    def subset(self, queries: Iterable[str]) -> QrelsTable:
+        """The judgments of ``queries`` only (those the qrels judge), as a table of their own.
+
+        >>> t = parse_qrels(b"q1 0 a 1\\nq2 0 b 2\\nq3 0 c 0\\n").subset(["q3", "q1", "q9"])
+        >>> t.query_ids, t.docs.to_pylist(), t.grades.tolist()
+        (('q1', 'q3'), ['a', 'c'], [1, 0])
+        """
+        chosen = sorted(self.index[query] for query in set(queries) if query in self.index)
+        starts, ends = self.offsets[chosen], self.offsets[np.array(chosen, dtype=np.int64) + 1]
+        lengths = ends - starts
+        rows = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths) + np.arange(lengths.sum())
+        take = as_arrow(rows.astype(np.int64))
+        return QrelsTable(self.name, self.queries.take(take), self.docs.take(take), self.grades[rows],
+                          tuple(self.query_ids[q] for q in chosen), np.concatenate([[0], np.cumsum(lengths)]))
 
 
 def _group(table: RunTable | QrelsTable, query: str) -> pa.Array:
@@ -254,7 +281,7 @@ def _mb(size: int) -> str:
 def read_run_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> RunTable:
     """Read a run file (plain or gzip) into columns."""
     data = read_bytes(path, limit=limit)
-    columns = _run_columns(data, str(path))
+    columns = run_columns(data, str(path))
     del data  # the text is not needed once it is in columns: free it before sorting
     return run_table(str(path), *columns)
 
@@ -262,7 +289,7 @@ def read_run_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> RunTable:
 def read_qrels_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> QrelsTable:
     """Read a qrels file (plain or gzip) into columns."""
     data = read_bytes(path, limit=limit)
-    columns = _qrels_columns(data, str(path))
+    columns = qrels_columns(data, str(path))
     del data
     return qrels_table(str(path), *columns)
 
@@ -317,30 +344,59 @@ def sniff(data: bytes) -> str | None:
 
 def parse_run(data: bytes, name: str | None = "run") -> RunTable:
     """A run file's bytes as columns; see the module for the format and the checks."""
-    return run_table(name, *_run_columns(data, name))
+    return run_table(name, *run_columns(data, name))
 
 
 def parse_qrels(data: bytes, name: str | None = "qrels") -> QrelsTable:
     """A qrels file's bytes as columns; see the module for the format and the checks."""
-    return qrels_table(name, *_qrels_columns(data, name))
+    return qrels_table(name, *qrels_columns(data, name))
 
 
-def _run_columns(data: bytes, name: str | None) -> tuple:
+def run_columns(data: bytes, name: str | None) -> tuple:
     """(queries, docs, scores, runid, line numbers or None) of a run file's bytes, unsorted."""
     _check_text(data, name, "run")
-    table, lines = _fast_table(data, ["query", "q0", "doc", "rank", "score", "tag"], {"score": pa.float64()}), None
-    if table is not None:
-        queries, docs, scores = table["query"], table["doc"], as_numpy(table["score"])
-        if np.isnan(scores).any():
-            table = None  # the line-by-line reader names the line
-    if table is None:
-        queries, docs, scores, lines = _slow_run(data, name)
-    if not len(scores):
+    block = run_block(data, name)
+    if not len(block.scores):
         raise ValidationError("the file has no run lines (query Q0 doc rank score tag)", path=name)
-    return queries, docs, scores, _last_tag(data), lines
+    return block.queries, block.docs, block.scores, _last_tag(data), block.lines
 
 
-def _qrels_columns(data: bytes, name: str | None) -> tuple:
+@dataclass(frozen=True)
+class RunBlock:
+    """Some lines of a run file as columns, in file order (unranked, unchecked for repeats).
+
+    ``lines`` are the line numbers within the text read (None when the fast reader read it:
+    then row ``i`` is data line ``i + 1``); ``ranks`` the 4th field as a number (NaN where it is
+    none), only when asked for: trec_eval ignores it, the run doctor compares it with the scores.
+    """
+
+    queries: pa.Array | pa.ChunkedArray
+    docs: pa.Array | pa.ChunkedArray
+    scores: np.ndarray
+    lines: np.ndarray | None
+    ranks: np.ndarray | None = None
+
+
+def run_block(data: bytes, name: str | None, *, ranks: bool = False) -> RunBlock:
+    """Run lines as columns; text without a data line gives empty columns (a block of a larger file).
+
+    Every line is checked as in :func:`parse_run` (fields, the score), naming its line within
+    ``data``; a NUL byte is refused.
+    """
+    if b"\x00" in data:
+        raise ValidationError("this is not a text file (it holds NUL bytes), so not a run file", path=name)
+    types = {"score": pa.float64(), **({"rank": pa.float64()} if ranks else {})}
+    table = _fast_table(data, ["query", "q0", "doc", "rank", "score", "tag"], types) if data.strip() else None
+    if table is not None:
+        scores = as_numpy(table["score"])
+        if not np.isnan(scores).any():  # else the line-by-line reader names the line
+            return RunBlock(table["query"], table["doc"], scores, None,
+                            as_numpy(table["rank"]) if ranks else None)
+    queries, docs, scores, lines, given = _slow_run(data, name, ranks=ranks)
+    return RunBlock(queries, docs, scores, lines, given)
+
+
+def qrels_columns(data: bytes, name: str | None) -> tuple:
     """(queries, docs, grades, line numbers or None) of a qrels file's bytes, unsorted."""
     _check_text(data, name, "qrels")
     table, lines = _fast_table(data, ["query", "iteration", "doc", "grade"], {"grade": pa.int64()}), None
@@ -401,12 +457,13 @@ def _fast_table(data: bytes, columns: list[str], types: dict[str, pa.DataType]) 
 def _regular(data: bytes, delimiter: bytes = b" ") -> bool:
     """Whether every line is fields joined by single ``delimiter`` bytes, with no comment line.
 
-    Cheap whole-buffer searches (they run at memory speed): no two delimiters together, no other
+    Cheap whole-buffer searches (they run at memory speed): no two delimiters together, no blank
+    line (the CSV reader would skip it, and row numbers would no longer be line numbers), no other
     white space, no ``#`` at the start of a line. pyarrow then rejects any line with the wrong
     number of fields, and a line starting with the delimiter (an empty first field) is found after.
     """
     others = tuple(c for c in (b" ", b"\t", b"\r", b"\x0b", b"\x0c") if c != delimiter)
-    if data[:1].isspace() or delimiter * 2 in data or any(c in data for c in others):
+    if data[:1].isspace() or delimiter * 2 in data or b"\n\n" in data or any(c in data for c in others):
         return False
     return b"#" not in data or not (data.startswith(b"#") or b"\n#" in data)
 
@@ -423,8 +480,9 @@ def _lines(data: bytes, name: str) -> Iterator[tuple[int, list[str]]]:
             yield number, fields
 
 
-def _slow_run(data: bytes, name: str) -> tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]:
-    queries, docs, scores, lines = [], [], [], []
+def _slow_run(data: bytes, name: str, *, ranks: bool = False) -> tuple:
+    """(queries, docs, scores, line numbers, ranks or None) of run lines, read one by one."""
+    queries, docs, scores, lines, given = [], [], [], [], []
     for number, fields in _lines(data, name):
         if len(fields) < 6:
             raise ValidationError(f"a run line has 6 fields ({_RUN_FIELDS}), this one has {len(fields)}",
@@ -434,13 +492,23 @@ def _slow_run(data: bytes, name: str) -> tuple[pa.Array, pa.Array, np.ndarray, n
         except ValueError:
             score = math.nan
         if math.isnan(score):
-            raise ValidationError(f"the score (5th field) must be a number, got {fields[4]!r}", path=_where(name, number))
+            raise ValidationError(f"the score (5th field) must be a number, got {fields[4]!r}",
+                                  path=_where(name, number))
         queries.append(fields[0])
         docs.append(fields[2])
         scores.append(score)
         lines.append(number)
+        if ranks:
+            given.append(_number_or_nan(fields[3]))
     return (pa.array(queries, pa.string()), pa.array(docs, pa.string()), np.array(scores, dtype=np.float64),
-            np.array(lines, dtype=np.int64))
+            np.array(lines, dtype=np.int64), np.array(given, dtype=np.float64) if ranks else None)
+
+
+def _number_or_nan(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
 
 
 def _slow_qrels(data: bytes, name: str) -> tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]:

@@ -31,13 +31,27 @@ import numpy as np
 
 from irlab.errors import ValidationError
 from irlab.explain.breakdown import Breakdown
-from irlab.metrics.registry import Measure, parse_measure
-from irlab.runs.compare import Comparison, compare, compare_pairs
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import Measure
+from irlab.runs.charts import PrecisionRecallCurve, precision_recall_curve
+from irlab.runs.compare import PAIRS_BUDGET, Comparison, compare, compare_pairs
+from irlab.runs.coverage import Coverage, coverage
 from irlab.runs.evaluate import Evaluation, summarise
 from irlab.runs.judge import PLACEHOLDER, JudgedRun, judge
 from irlab.runs.simulate import simulate
-from irlab.runs.trec import (QrelsTable, RunTable, parse_qrels, parse_run, qrels_table, run_table, sniff, unpack,
-                             _qrels_columns, _run_columns)
+from irlab.runs.table import ResultsTable, results_table
+from irlab.runs.trec import (
+    QrelsTable,
+    RunTable,
+    parse_qrels,
+    parse_run,
+    qrels_columns,
+    qrels_table,
+    run_columns,
+    run_table,
+    sniff,
+    unpack,
+)
 
 DEFAULT_MEASURES = ("AP", "P@10", "nDCG@10", "RR", "R@100", "Bpref")
 """The summary's columns until the student picks others (trec_eval's map, P_10, ndcg_cut_10, recip_rank,
@@ -55,10 +69,15 @@ Progress = Callable[[str], None]
 
 @dataclass(frozen=True)
 class Options:
-    """trec_eval's options the page offers: ``-l`` (relevance level) and ``-c`` (count missing queries as 0)."""
+    """trec_eval's options the page offers: ``-l`` (relevance level) and ``-c`` (count missing queries as 0).
+
+    ``complete`` is on by default: every judged topic counts, as in TREC reports and trec_eval 10.0
+    (which refuses a run that misses a judged topic without ``-c``); :meth:`Workspace.coverage`
+    says what a run's means would be without the topics it misses.
+    """
 
     relevance_level: int = 1
-    complete: bool = False
+    complete: bool = True
 
 
 @dataclass(frozen=True)
@@ -113,7 +132,7 @@ def measure_at(measure: str | Measure, k: int | None) -> Measure:
     parsed = parse_measure(measure)
     if k is None or parsed.definition.cutoff == "none" or parsed.definition.cutoff_kind != "rank":
         return parsed
-    return replace(parsed, cutoff=int(k), trec_label=None)
+    return parse_measure(replace(parsed, cutoff=int(k), trec_label=None))  # K checked: 1 to 10^9
 
 
 def read_upload(data: bytes, name: str, kind: str, *, limit: int, progress: Progress | None = None,
@@ -134,11 +153,11 @@ def read_upload(data: bytes, name: str, kind: str, *, limit: int, progress: Prog
         raise ValidationError(f"this looks like a {other} file ({fields}), not a {kind} file{mixed_up}", path=name)
     say(f"Reading {name} ({len(data) / 2**20:,.1f} MB)")
     if kind == "run":
-        columns = _run_columns(data, name)
+        columns = run_columns(data, name)
         del data
         say(f"Ranking {len(columns[2]):,} lines of {name} as trec_eval does")
         return run_table(name, *columns)
-    columns = _qrels_columns(data, name)
+    columns = qrels_columns(data, name)
     del data
     return qrels_table(name, *columns)
 
@@ -233,8 +252,10 @@ class Workspace:
     def mean(self, run: str, measure: str | Measure, options: Options = Options()) -> float | int | str | None:
         """trec_eval's ``all`` value of ``measure`` for ``run``."""
         parsed = parse_measure(measure)
-        return summarise(parsed, self.values(run, parsed, options), self.judged(run, options),
-                         relevance_level=options.relevance_level)
+        if parsed.family == "runid":
+            return self.runs[run].runid
+        return summarise(parsed, self.values(run, parsed, options), complete=options.complete,
+                         judged_relevant=int(np.sum(self.qrels.grades > 0)))
 
     def summary(self, measures: Sequence[str], options: Options = Options()) -> list[dict]:
         """One row per usable run: its name, run id, number of queries and each measure's ``all`` value."""
@@ -248,9 +269,15 @@ class Workspace:
     def evaluation(self, run: str, measures: Sequence[str], options: Options = Options()) -> Evaluation:
         """``run``'s values for ``measures`` as an :class:`~irlab.runs.evaluate.Evaluation` (for the reports)."""
         parsed = {name: parse_measure(name) for name in measures}
-        return Evaluation(self.judged(run, options), parsed,
+        judged = self.judged(run, options)
+        table = self.runs[run]
+        ranked = set(table.query_ids)
+        return Evaluation(run, table.runid, judged.queries, parsed,
                           {name: self.values(run, m, options) for name, m in parsed.items()},
-                          {name: self.mean(run, m, options) for name, m in parsed.items()})
+                          {name: self.mean(run, m, options) for name, m in parsed.items()},
+                          missed=tuple(q for q in self.qrels.query_ids if q not in ranked),
+                          unjudged=sum(1 for q in table.query_ids if q not in self.qrels.index),
+                          complete=options.complete, judged=judged)
 
     def queries(self, runs: Sequence[str], options: Options = Options()) -> tuple[str, ...]:
         """The queries evaluated for every one of ``runs`` (trec_eval's order)."""
@@ -292,15 +319,42 @@ class Workspace:
             self._trim_comparisons()
         return self._comparisons[key]
 
-    def compare_all(self, runs: Sequence[str], measure: str, options: Options = Options()) -> list[tuple[Comparison, float]]:
-        """Every pair of ``runs`` with Holm-adjusted randomisation p-values (the queries all of them share)."""
+    def compare_all(self, runs: Sequence[str], measure: str, options: Options = Options(), *,
+                    budget: float | None = PAIRS_BUDGET) -> list[tuple[Comparison, float]]:
+        """Every pair of ``runs`` with Holm-adjusted randomisation p-values (the queries all of them share).
+
+        Expensive with many runs (80 runs are 3,160 pairs): call it on request, not on every rerun;
+        ``budget`` bounds its computing time (:class:`~irlab.runs.significance.BudgetExceeded` beyond).
+        """
         key = ("all", tuple(runs), str(parse_measure(measure)), options)
         if key not in self._comparisons:
             queries = self.queries(list(runs), options)
             values = {run: self._aligned(run, measure, queries, options) for run in runs}
-            self._comparisons[key] = compare_pairs(values, queries, measure=measure)
+            self._comparisons[key] = compare_pairs(values, queries, measure=measure, budget=budget)
             self._trim_comparisons()
         return self._comparisons[key]
+
+    def coverage(self, run: str, measures: Sequence[str], options: Options = Options()) -> Coverage:
+        """How many judged topics ``run`` misses, and each measure's mean with them (as 0) and without them."""
+        return coverage(self.evaluation(run, measures, options))
+
+    def results_table(self, runs: Sequence[str], measures: Sequence[str], options: Options = Options(), *,
+                      baselines: Sequence[str] | None = None, test: str = "t", correction: str = "holm",
+                      all_pairs: bool = False, budget: float | None = PAIRS_BUDGET) -> ResultsTable:
+        """The results table of ``runs`` (see :mod:`irlab.runs.table`), on the topics all of them are evaluated on."""
+        queries = self.queries(list(runs), options)
+        if not queries:
+            raise ValidationError("these runs are not evaluated on a topic in common")
+        values = {run: {m: self._aligned(run, m, queries, options) for m in measures} for run in runs}
+        return results_table(values, queries, baselines=baselines, test=test, correction=correction,
+                             all_pairs=all_pairs, budget=budget,
+                             coverage={run: self.coverage(run, measures, options) for run in runs})
+
+    def precision_recall(self, runs: Sequence[str], options: Options = Options()) -> list[PrecisionRecallCurve]:
+        """Each run's interpolated precision at the 11 recall levels, averaged over its topics (trec_eval's)."""
+        return [precision_recall_curve(run, [self.mean(run, f"IPrec@{level}", options) for level in
+                                             (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)])
+                for run in runs]
 
     def explain(self, run: str, query: str, measure: str | Measure, options: Options = Options(), *,
                 order: Sequence[str] | None = None) -> QueryView:
@@ -344,7 +398,8 @@ class Workspace:
             self._comparisons.popitem(last=False)
 
     @staticmethod
-    def _ranked(judged: JudgedRun, query: str, ranking: Sequence[str], judgments: dict[str, int]) -> tuple[RankedDoc, ...]:
+    def _ranked(judged: JudgedRun, query: str, ranking: Sequence[str],
+                judgments: dict[str, int]) -> tuple[RankedDoc, ...]:
         q = judged.queries.index(query)
         rows = judged.rows[judged.rankings.offsets[q]:judged.rankings.offsets[q + 1]]
         scores = {}

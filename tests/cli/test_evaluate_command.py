@@ -68,7 +68,8 @@ def small(tmp_path) -> tuple[Path, Path, Path]:
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 1\nq2 0 d5 0\n")
     a = tmp_path / "a.txt"
-    a.write_text("q1 Q0 d1 1 2.0 sysA\nq1 Q0 d9 2 1.0 sysA\nq1 Q0 d3 3 1.0 sysA\nq2 Q0 d5 1 3 sysA\nq2 Q0 d4 2 2 sysA\n")
+    a.write_text("q1 Q0 d1 1 2.0 sysA\nq1 Q0 d9 2 1.0 sysA\nq1 Q0 d3 3 1.0 sysA\n"
+                 "q2 Q0 d5 1 3 sysA\nq2 Q0 d4 2 2 sysA\n")
     b = tmp_path / "b.txt"
     b.write_text("q1 Q0 d2 1 5 sysB\nq1 Q0 d3 2 4 sysB\n")
     return qrels, a, b
@@ -91,9 +92,11 @@ def test_default_output_has_trec_evals_default_measures_and_runid(small, capsys)
 
 
 def test_per_query_no_summary_and_missing_queries(small, capsys):
-    qrels, _, b = small
-    status, out, _ = run_cli(["-q", "-n", "-m", "num_ret", "-m", "map", str(qrels), str(b)], capsys)
-    assert status == 0 and "all" not in out and {q for _, q in values(out)} == {"q1"}
+    qrels, a, b = small
+    status, out, _ = run_cli(["-q", "-n", "-m", "num_ret", "-m", "map", str(qrels), str(a)], capsys)
+    assert status == 0 and "all" not in out and {q for _, q in values(out)} == {"q1", "q2"}
+    status, out, err = run_cli(["-q", "-n", "-m", "map", str(qrels), str(b)], capsys)  # b misses q2: trec_eval 10
+    assert status == 4 and out == "" and "does not rank 1 of the 2 judged topics (q2)" in err and "-c" in err
     status, out, _ = run_cli(["-q", "-c", "-m", "num_ret", "-m", "map", str(qrels), str(b)], capsys)
     got = values(out)
     assert got[("num_ret", "q2")] == "0" and got[("map", "q2")] == "0.0000" and got[("num_ret", "all")] == "2"
@@ -101,7 +104,7 @@ def test_per_query_no_summary_and_missing_queries(small, capsys):
 
 def test_several_runs_give_one_table_each(small, capsys):
     qrels, a, b = small
-    status, out, _ = run_cli(["-m", "map", str(qrels), str(a), str(b)], capsys)
+    status, out, _ = run_cli(["-c", "-m", "map", str(qrels), str(a), str(b)], capsys)
     tables = out.strip().split("\n\n")
     assert status == 0 and len(tables) == 2
     assert "sysA" not in tables[1] and values(tables[0])[("map", "all")] != values(tables[1])[("map", "all")]
@@ -177,7 +180,8 @@ GOOD_QRELS = "q1 0 d1 1\nq1 0 d2 0\n"
 GOOD_RUN = "q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5 r\n"
 
 BAD_INPUT = {
-    "run line with 5 fields": (GOOD_QRELS, "q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5\n", [], "run.txt:2: a run line has 6 fields"),
+    "run line with 5 fields": (GOOD_QRELS, "q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5\n", [],
+                               "run.txt:2: a run line has 6 fields"),
     "qrels line with 3 fields": ("q1 0 d1 1\nq1 d2 0\n", GOOD_RUN, [], "qrels.txt:2: a qrels line has 4 fields"),
     "qrels line with 5 fields": ("q1 0 d1 1 extra\n", GOOD_RUN, [], "qrels.txt:1: a qrels line has 4 fields"),
     "score that is not a number": (GOOD_QRELS, "q1 Q0 d1 1 high r\n", [], "run.txt:1: the score (5th field) must be"),

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from irlab.errors import ValidationError
+from irlab.metrics.registry import parse_measure
 from irlab.runs.evaluate import evaluate_tables
 from irlab.runs.trec import parse_qrels, parse_run
-from irlab.metrics.registry import parse_measure
 from irlab.runs.workspace import MAX_CACHED, MAX_JOINS, Options, Workspace, measure_at, read_upload
 
 MEASURES = ["AP", "P@10", "nDCG@10", "RR", "R@100", "Bpref", "nDCG", "Rprec", "infAP", "AP@5", "Success@3"]
@@ -68,22 +68,23 @@ def test_what_if_reorders_the_top_and_keeps_the_rest():
     assert [d.doc for d in moved.ranking] == ["x", "a", "c"]
 
 
-def test_compare_uses_the_queries_both_runs_share():
+def test_compare_counts_every_judged_query_unless_told_otherwise():
     qrels = parse_qrels(QRELS)
     other = parse_run(b"q1 Q0 c 1 3 s\nq3 Q0 f 1 1 s\n", "s")
     ws = Workspace(qrels, {"r": parse_run(RUN, "r"), "s": other})
-    c = ws.compare("r", "s", "AP")
-    assert c.queries == ("q1",)
-    assert ws.compare("r", "s", "AP", Options(complete=True)).queries == ("q1", "q2", "q3")
+    assert ws.compare("r", "s", "AP").queries == ("q1", "q2", "q3")  # as TREC reports: a missed query counts 0
+    assert ws.compare("r", "s", "AP", Options(complete=False)).queries == ("q1",)
     with pytest.raises(ValidationError):
         ws.compare("r", "r", "AP")
 
 
 def test_per_query_rows_and_difference():
     ws = Workspace(parse_qrels(QRELS), {"r": parse_run(RUN, "r"), "s": parse_run(b"q1 Q0 c 1 3 s\n", "s")})
-    rows = ws.per_query("P@1", ["r", "s"])
+    rows = ws.per_query("P@1", ["r", "s"], Options(complete=False))
     assert rows == [{"query": "q1", "r": 1.0, "s": 1.0, "difference": 0.0},
                     {"query": "q2", "r": 0.0, "s": None, "difference": None}]
+    rows = ws.per_query("P@1", ["r", "s"])  # by default a query the run misses counts, as 0
+    assert rows[1] == {"query": "q2", "r": 0.0, "s": 0.0, "difference": 0.0}
 
 
 def test_runs_apart_from_the_qrels_are_named_not_evaluated():

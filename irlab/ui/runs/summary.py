@@ -67,7 +67,7 @@ def _offered_measures() -> list[str]:
 
 def summary(workspace: Workspace, runs: list[str], measures: list[str], options: Options) -> None:
     rows = workspace.summary(measures, options)
-    st.dataframe([{**{"run": r["run"], "run id": r["runid"], "queries": r["queries"]},
+    st.dataframe([{"run": r["run"], "run id": r["runid"], "queries": r["queries"],
                    **{m: r[m] for m in measures}} for r in rows],
                  hide_index=True, width="stretch",
                  column_config={m: st.column_config.NumberColumn(m, format="%.4f", help=measure_help(m)) for m in measures})
