@@ -46,7 +46,9 @@ with left:
         "- **Keyboard**: focus a tile, then Shift+Arrow moves it, Shift+Home/End to the ends; in graded mode "
         "type 0-4 to set its grade.\n"
         "- **Copy link** (sidebar) gives a URL that opens exactly what you see; send it to students.\n"
-        "- The **preset** button under each chapter title restores the sources' example.")
+        "- The **preset** button under each chapter title restores the sources' example.\n"
+        "- **A live class** (sidebar: Run a class): students join from their phones with a code or a QR code, "
+        "predict a number, and you reveal the class's answers, then let them vote again.")
 with right:
     st.subheader("For self-study")
     st.markdown("Read the formula, then the same formula with the numbers plugged in, then the per-rank table. "

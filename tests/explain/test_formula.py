@@ -4,8 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from irlab.explain.formula import (MAX_TERMS, Add, Frac, Log2, Min, Mul, Num, Pow, SetSize, Sub, format_number,
-                                   fraction, latex_text, shows_exactly)
+from irlab.explain.formula import (
+    MAX_TERMS,
+    Add,
+    Frac,
+    Log2,
+    Min,
+    Mul,
+    Num,
+    Pow,
+    SetSize,
+    Sub,
+    format_number,
+    fraction,
+    latex_text,
+    shows_exactly,
+)
 
 
 @pytest.mark.parametrize("expr, latex, text", [

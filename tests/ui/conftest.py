@@ -34,6 +34,8 @@ PAGES = {
     "build": "pages/build.py",
     "practise": "pages/practise.py",
     "runs": "pages/runs.py",
+    "class": "pages/class.py",
+    "join": "pages/join.py",
 }
 """URL path of each page -> its script, as AppTest switches to it."""
 

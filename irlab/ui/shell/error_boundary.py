@@ -39,7 +39,7 @@ def error_boundary(page: str) -> Iterator[None]:
         yield
     except FragmentHandledException:
         raise
-    except Exception:  # noqa: BLE001 - the boundary: every failure of a page ends here
+    except Exception:
         error_id = new_error_id()
         LOG.exception("error id %s on page %r", error_id, page)
         st.error(MESSAGE.format(id=error_id), icon=":material/error:")

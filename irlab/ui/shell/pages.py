@@ -50,12 +50,17 @@ PRACTISE = PageEntry("pages/practise.py", "Practise", "practise", ":material/sch
                      "Students: answer an exercise with instant feedback that names the classic mistakes.")
 RUNS = PageEntry("pages/runs.py", "Your runs", "runs", ":material/query_stats:",
                  "Your own system's TREC runs: trec_eval's numbers, any query explained, systems compared.")
+CLASS = PageEntry("pages/class.py", "Run a class", "class", ":material/co_present:",
+                  "Lecturers: students join from their phones, predict a number, see the class's answers.")
+JOIN = PageEntry("pages/join.py", "Join a class", "join", ":material/how_to_reg:",
+                 "Students: join your lecturer's class with its code and answer its questions.")
 
 SECTIONS: dict[str, tuple[PageEntry, ...]] = {
     "IR Lab": (HOME,),
     "Walkthrough: cats in boxes": tuple(chapter_entry(chapter) for chapter in CHAPTERS),
     "Exercises": (BUILD, PRACTISE),
     "Your own system": (RUNS,),
+    "Live class": (CLASS, JOIN),
 }
 """Every page, by sidebar section, in order."""
 

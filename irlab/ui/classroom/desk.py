@@ -1,0 +1,205 @@
+"""The lecturer's desk: starting a class, the questions, the round controls, names, the CSV, deleting.
+
+Every action is a button's callback that asks the store for the lecturer's desk with the code and
+key of this session (:mod:`irlab.ui.classroom.credentials`) and acts at once; the store checks the
+key on every call, and a refusal (a wrong key, an ended class, a round that is not open) comes back
+as one line shown on the next run. Callbacks run before the page, so the page then draws the new
+state, and the projector's fragment (:mod:`irlab.ui.classroom.projector`) follows within a poll.
+
+Where things are: the round controls (close, reveal, revote, hide) sit above the projector, in
+the main area, as large buttons; everything else (the lecturer link, adding and choosing questions,
+nicknames, the CSV, deleting the class) is in the sidebar, which the lecturer folds away while
+projecting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from irlab.classroom.activities import KINDS
+from irlab.classroom.activities.base import CLOSED, OPEN, REVEALED
+from irlab.classroom.lecturer import LecturerDesk
+from irlab.classroom.records import ActivityInfo, ProjectorView
+from irlab.errors import ValidationError
+from irlab.ui.classroom import credentials
+from irlab.ui.classroom.connection import class_store, client_address, session_id
+from irlab.ui.classroom.credentials import Credentials
+from irlab.ui.classroom.kinds import pages_of
+from irlab.ui.classroom.links import lecturer_link
+
+NOTICE = "irlab.class.desk_notice"
+"""A one-line message from the last action (a refusal, or what happened), shown once."""
+FORM = "irl-add-"
+UNREACHABLE = "The class store did not answer; try again in a moment."
+
+
+def take_notice() -> tuple[str, str] | None:
+    """The last action's message (kind, text), once."""
+    return st.session_state.pop(NOTICE, None)
+
+
+def _say(text: str, kind: str = "error") -> None:
+    st.session_state[NOTICE] = (kind, text)
+
+
+# --- starting ----------------------------------------------------------------------------------------------------
+
+def _start() -> None:
+    try:
+        new = class_store().start_class(session=session_id(), address=client_address())
+    except ValidationError as error:
+        _say(str(error))
+        return
+    except SQLAlchemyError:
+        _say(UNREACHABLE)
+        return
+    st.session_state.pop("irlab.class.projector_view", None)
+    credentials.keep_lecturer(Credentials(new.code, new.key))
+
+
+def start_screen() -> None:
+    """No class yet: what a class is, and the button that starts one."""
+    st.markdown(
+        "Run the lecture's questions with the whole class: students join on a laptop or a phone with a short "
+        "code or a QR code, predict a number a chapter shows, and you reveal the class's answers: the "
+        "distribution, the share within tolerance and the named mistakes, then a second vote after "
+        "discussion. Students stay anonymous unless you turn nicknames on.")
+    st.button("Start a class", type="primary", icon=":material/groups:", on_click=_start, key="irl-start")
+    st.caption("The class and its answers are kept until 24 hours after its last activity (the server's "
+               "IRLAB_CLASS_RETENTION_HOURS), or until you delete it.")
+
+
+# --- actions -------------------------------------------------------------------------------------------------------
+
+def act(who: Credentials, action: Callable[[LecturerDesk], object], done: str | None = None) -> bool:
+    """Callback: ``action`` on the lecturer's desk; a refusal (or ``done``) becomes the next run's message.
+    Whether it happened."""
+    try:
+        action(class_store().lecturer(who.code, who.secret))
+    except ValidationError as error:
+        _say(str(error))
+        return False
+    except SQLAlchemyError:
+        _say(UNREACHABLE)
+        return False
+    if done:
+        _say(done, "success")
+    return True
+
+
+def _add(who: Credentials, kind: str, raw: dict, show: bool) -> None:
+    def add(desk: LecturerDesk) -> None:
+        info = desk.add_activity(kind, raw)
+        if show:
+            desk.show(info.id)
+    act(who, add, None if show else "Added to the questions; show it when you are ready.")
+
+
+def _delete(who: Credentials) -> None:
+    if act(who, lambda desk: desk.delete_class(), "The class was deleted with all its answers."):
+        credentials.forget_lecturer()
+
+
+def _names(who: Credentials) -> None:
+    act(who, lambda desk: desk.set_show_names(bool(st.session_state.get("irl-names"))))
+
+
+# --- the round controls (main area) --------------------------------------------------------------------------------
+
+def round_controls(who: Credentials, view: ProjectorView) -> None:
+    """Close, reveal, revote and hide, as the current round allows; above the projector."""
+    current = view.current
+    if current is None or current.latest is None:
+        return
+    latest = current.latest
+    buttons: list[tuple[str, str, Callable[[LecturerDesk], object], str]] = []
+    if latest.state == OPEN:
+        buttons.append(("Close answers", ":material/lock:", lambda desk: desk.close(), "secondary"))
+    if latest.state in (OPEN, CLOSED):
+        buttons.append(("Reveal", ":material/visibility:", lambda desk: desk.reveal(), "primary"))
+    if latest.state in (CLOSED, REVEALED):
+        buttons.append((f"Revote: open round {latest.number + 1}", ":material/replay:", lambda desk: desk.reopen(),
+                        "primary" if latest.state == REVEALED else "secondary"))
+    buttons.append(("Hide the question", ":material/pause:", lambda desk: desk.stand_by(), "tertiary"))
+    with st.container(key="irl-round-controls", horizontal=True):
+        for label, icon, action, kind in buttons:
+            st.button(label, icon=icon, type=kind, on_click=act, args=(who, action),
+                      key=f"irl-control-{label.split(':')[0].lower().replace(' ', '-')}")
+
+
+# --- the sidebar ----------------------------------------------------------------------------------------------------
+
+def _activity_label(info: ActivityInfo) -> str:
+    state = {None: "not shown yet", OPEN: "open", CLOSED: "closed", REVEALED: "revealed"}.get(info.state, info.state)
+    rounds = f", {info.rounds} rounds" if info.rounds > 1 else ""
+    shown = " \u2190 on the projector" if info.current else ""
+    return f"{info.position}. {info.title} ({state}{rounds}){shown}"
+
+
+def lecturer_link_box(who: Credentials, address: str) -> None:
+    """The lecturer link behind a closed expander (never on the projector), with its copy button."""
+    with st.expander("Your lecturer link (private)", icon=":material/key:"):
+        st.markdown("**Whoever has this link runs the class.** Keep it to reopen the class after a reload or on "
+                    "another device; never show it to students. Project in full screen (F11), so the address "
+                    "bar, which holds it, is not projected either.")
+        st.code(lecturer_link(address, who.code, who.secret), language=None, wrap_lines=True)
+
+
+def add_question(who: Credentials) -> None:
+    """A new question: its kind's form, then add it (and show it now, or later)."""
+    st.subheader("Add a question")
+    kinds = list(KINDS)
+    kind = kinds[0] if len(kinds) == 1 else st.selectbox(
+        "Kind", kinds, format_func=lambda name: KINDS[name].title, key=f"{FORM}kind")
+    raw = pages_of(kind).settings_form(f"{FORM}{kind}.")
+    now, later = st.columns(2)
+    now.button("Add and show", type="primary", disabled=raw is None, on_click=_add, args=(who, kind, raw, True),
+               key=f"{FORM}show", width="stretch")
+    later.button("Add for later", disabled=raw is None, on_click=_add, args=(who, kind, raw, False),
+                 key=f"{FORM}later", width="stretch")
+
+
+def questions(who: Credentials, view: ProjectorView) -> None:
+    """The class's questions in order: show any of them again (going back), with its rounds kept."""
+    if not view.activities:
+        return
+    st.subheader("This class's questions")
+    ids = [info.id for info in view.activities]
+    by_id = {info.id: info for info in view.activities}
+    current = next((i for i, info in enumerate(view.activities) if info.current), len(ids) - 1)
+    chosen = st.selectbox("Question", ids, index=current, format_func=lambda i: _activity_label(by_id[i]),
+                          key="irl-question-pick", label_visibility="collapsed")
+    st.button("Show this question", icon=":material/slideshow:", on_click=act,
+              args=(who, lambda desk: desk.show(chosen)), key="irl-show-question", width="stretch")
+
+
+def class_settings(who: Credentials, view: ProjectorView) -> None:
+    """Nicknames on the projector, all answers as CSV, and deleting the class now."""
+    st.subheader("The class")
+    st.session_state["irl-names"] = view.show_names  # the store's value, whatever this widget said before
+    st.toggle("Show nicknames on the projector", key="irl-names", on_change=_names, args=(who,),
+              help="Off by default: students stay anonymous to each other.")
+    try:
+        answers = class_store().lecturer(who.code, who.secret).export_csv()
+    except (ValidationError, SQLAlchemyError):
+        answers = None
+    st.download_button("Download all answers (CSV)", data=answers or "", file_name=f"irlab-class-{who.code}.csv",
+                       mime="text/csv", icon=":material/download:", on_click="ignore", disabled=answers is None,
+                       key="irl-csv", width="stretch")
+    with st.popover("Delete this class now", icon=":material/delete:", width="stretch"):
+        st.markdown("This deletes the class, its questions and every answer at once; students see that the class "
+                    "has ended. Download the answers first if you want to keep them.")
+        st.button("Delete the class", type="primary", on_click=_delete, args=(who,), key="irl-delete")
+
+
+def sidebar_desk(who: Credentials, view: ProjectorView, address: str) -> None:
+    """Everything but the round controls, in the sidebar."""
+    with st.sidebar:
+        st.header(f"Class {view.code}")
+        lecturer_link_box(who, address)
+        questions(who, view)
+        add_question(who)
+        class_settings(who, view)

@@ -1,0 +1,50 @@
+"""How each activity kind is drawn: one :class:`KindPages` per kind of :data:`irlab.classroom.activities.KINDS`.
+
+The store reaches kinds through :func:`irlab.classroom.activities.kind`; the pages reach their drawing
+through :func:`pages_of`. So a new kind (issue 24: order the pictures, which is it, an exercise) is a
+module in :mod:`irlab.classroom.activities`, a module here like :mod:`irlab.ui.classroom.predict`, and
+one line in :data:`PAGES`; the desk, the projector and the student's page stay as they are
+(tests/ui/classroom checks that every kind has its pages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from irlab.classroom.records import ActivityReport, StudentActivity
+from irlab.errors import ValidationError
+from irlab.ui.classroom import predict
+
+
+@dataclass(frozen=True)
+class KindPages:
+    """A kind's drawing, by role.
+
+    * ``settings_form(prefix)``: the lecturer's form; the raw settings, or None while incomplete;
+    * ``projector_blocks(report)``: the live region's blocks (JSON) for the activity on the projector;
+    * ``student_question(question)``: what a student reads while a round is open or closed;
+    * ``answer_box(activity, send)``: the answer form of an open round (``send(widget_key)`` is its callback);
+    * ``student_result(activity)``: after the reveal, whether and why the student was right.
+    """
+
+    settings_form: Callable[[str], dict[str, Any] | None]
+    projector_blocks: Callable[[ActivityReport], list[dict[str, Any]]]
+    student_question: Callable[[Any], None]
+    answer_box: Callable[[StudentActivity, Callable[[str], None]], None]
+    student_result: Callable[[StudentActivity], None]
+
+
+PAGES: dict[str, KindPages] = {
+    predict.KIND: KindPages(predict.settings_form, predict.projector_blocks, predict.student_question,
+                            predict.answer_box, predict.student_result),
+}
+"""Every kind's pages by its stored name."""
+
+
+def pages_of(kind: str) -> KindPages:
+    """The pages of ``kind``; ValidationError for a kind this version of the pages cannot draw."""
+    if kind not in PAGES:
+        raise ValidationError(f"this page cannot show activities of the kind {kind[:32]!r} yet")
+    return PAGES[kind]

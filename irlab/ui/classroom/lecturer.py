@@ -1,0 +1,62 @@
+"""The lecturer's page, /class: start a class, or run one from its lecturer link.
+
+``/class`` without a class shows what a class is and "Start a class". With a class (the link's
+``code`` and ``key``, or the session's after a trip through the sidebar) it checks the key with the
+store and draws the desk in the sidebar (:mod:`irlab.ui.classroom.desk`), the round controls and the
+polled projector (:mod:`irlab.ui.classroom.projector`). A wrong key shows why and nothing of the class;
+an ended class (deleted, or past its retention) says so and offers a new one.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from irlab.classroom.refusals import AccessDenied, ClassNotFound
+from irlab.errors import ValidationError
+from irlab.ui.classroom import credentials
+from irlab.ui.classroom.connection import class_store
+from irlab.ui.classroom.desk import UNREACHABLE, round_controls, sidebar_desk, start_screen, take_notice
+from irlab.ui.classroom.links import app_address
+from irlab.ui.classroom.projector import VIEW, live_projector
+from irlab.ui.classroom.style import class_style, show_notice
+from irlab.ui.kit.markdown import escape_markdown
+
+
+def class_page() -> None:
+    """The whole page below its title."""
+    class_style()
+    show_notice(take_notice())
+    who = credentials.lecturer()
+    if who is None:
+        if credentials.link_code():
+            st.warning("This link names a class but carries no lecturer key. Students join at /join with the "
+                       "code; the lecturer opens the link the class showed when it started.", icon=":material/key:")
+        start_screen()
+        return
+    try:
+        view = class_store().lecturer(who.code, who.secret).projector()
+    except ClassNotFound as error:
+        credentials.forget_lecturer()
+        st.info(escape_markdown(error), icon=":material/event_busy:")
+        start_screen()
+        return
+    except AccessDenied as error:
+        st.error(escape_markdown(error), icon=":material/key_off:")
+        return
+    except ValidationError as error:  # the store's setting (IRLAB_CLASS_DB) is wrong
+        st.error(escape_markdown(error), icon=":material/database:")
+        return
+    except SQLAlchemyError:
+        st.error(UNREACHABLE, icon=":material/database:")
+        st.button("Try again", icon=":material/refresh:", key="irl-retry")
+        return
+    credentials.keep_lecturer(who)
+    st.session_state[VIEW] = view
+    address = app_address()
+    sidebar_desk(who, view, address)
+    if not view.activities:
+        st.caption("Add the first question in the sidebar (\u201cAdd a question\u201d); students see \u201cwaiting "
+                   "for the lecturer\u201d until you show one.")
+    round_controls(who, view)
+    live_projector(who, address)

@@ -1,0 +1,93 @@
+"""The class's links as a browser opens them, and the walkthrough state a question is about.
+
+The store knows links only relative to the app (``/join?code=ABCDEF``, :class:`~irlab.classroom.records.
+NewClass`); a QR code and a link read aloud need the whole address, which only the lecturer's browser
+knows: the page's URL (``st.context.url``) gives the scheme, host and port, and Streamlit's
+``server.baseUrlPath`` the path the app is served under.
+
+A question is about a walkthrough state: the one the lecturer's own session holds (the walkthrough
+keeps it in ``st.session_state`` under :data:`WALKTHROUGH_STATE`; a product never imports another,
+so the key is named here and a test keeps the two equal), or the one a pasted walkthrough link
+describes (:func:`state_of_link`, strict: a parameter the walkthrough would ignore is an error).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+import streamlit as st
+
+from irlab.classroom.records import NewClass
+from irlab.errors import ValidationError
+from irlab.walkthrough.chapters import BY_SLUG, Chapter
+from irlab.walkthrough.state import DEFAULT_STATE, WalkthroughState
+from irlab.walkthrough.urlstate import state_from_params
+
+WALKTHROUGH_STATE = "irlab.state"
+"""Where the walkthrough keeps the learner's state in the session (``irlab.ui.walkthrough.state.STATE``)."""
+MAX_LINK = 2000
+
+
+def app_address() -> str:
+    """The app's address as this browser sees it (``http://host:port`` plus the base path), or "" when unknown
+    (a script run outside a browser, such as AppTest)."""
+    return address_of(st.context.url or "", st.get_option("server.baseUrlPath") or "")
+
+
+def address_of(page_url: str, base_path: str = "") -> str:
+    """The app's address from a page's URL and the server's base path.
+
+    >>> address_of("http://10.0.0.5:8080/class?code=ABCDEF&key=x"), address_of("https://lab.example.org/ir/class", "ir")
+    ('http://10.0.0.5:8080', 'https://lab.example.org/ir')
+    >>> address_of("")
+    ''
+    """
+    parts = urlsplit(page_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return ""
+    base = base_path.strip("/")
+    return f"{parts.scheme}://{parts.netloc}" + (f"/{base}" if base else "")
+
+
+def join_link(address: str, code: str) -> str:
+    """The students' link: absolute when the app's address is known.
+
+    >>> join_link("http://10.0.0.5:8080", "ABCDEF"), join_link("", "ABCDEF")
+    ('http://10.0.0.5:8080/join?code=ABCDEF', '/join?code=ABCDEF')
+    """
+    return address + NewClass(code, "").join_path
+
+
+def lecturer_link(address: str, code: str, key: str) -> str:
+    """The lecturer's capability link (whoever has it runs the class)."""
+    return address + NewClass(code, key).lecturer_path
+
+
+def session_state_of_walkthrough() -> WalkthroughState:
+    """The walkthrough as it stands in this session (the default state when no chapter was opened)."""
+    state = st.session_state.get(WALKTHROUGH_STATE)
+    return state if isinstance(state, WalkthroughState) else DEFAULT_STATE
+
+
+def state_of_link(link: object) -> tuple[Chapter, WalkthroughState]:
+    """The chapter and state a walkthrough link opens; ValidationError (one line) when it is not such a link.
+
+    >>> chapter, state = state_of_link("http://localhost:8501/ndcg?order=2,1,3,4,5,6,7,8&k=3&rel=graded")
+    >>> chapter.slug, state.order[:2], state.k, state.mode
+    ('ndcg', ('2', '1'), 3, 'graded')
+    >>> state_of_link("http://localhost:8501/ndcg?k=12")
+    Traceback (most recent call last):
+    ...
+    irlab.errors.ValidationError: The link's k='12' was ignored: K must be between 1 and 8. Using the chapter's default.
+    """
+    if not isinstance(link, str) or not link.strip() or len(link) > MAX_LINK:
+        raise ValidationError(f"Paste a link to a walkthrough chapter (at most {MAX_LINK:,} characters).")
+    parts = urlsplit(link.strip())
+    slug = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    if slug not in BY_SLUG:
+        raise ValidationError("This is not a link to a walkthrough chapter: open the chapter, then copy its link.")
+    params = {name: value for name, value in parse_qsl(parts.query) if name != "present"}
+    state, notices = state_from_params(params)
+    if notices:
+        raise ValidationError(notices[0])
+    return BY_SLUG[slug], state

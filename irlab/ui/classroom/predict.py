@@ -1,0 +1,185 @@
+"""Predict a number, as the pages show it: the lecturer's form, the projector's blocks, the student's screen.
+
+The kind itself (settings, checking, summaries, the right answer with its breakdown) is
+:mod:`irlab.classroom.activities.predict`; this module only draws what it returns:
+
+* **lecturer**: :func:`settings_form` asks for a walkthrough state (this session's, or a pasted
+  walkthrough link), a number the chapter shows (:func:`~irlab.classroom.activities.chapter_numbers.offered`)
+  and a tolerance, and returns the raw settings the kind checks;
+* **projector**: :func:`projector_blocks` gives the live region's blocks: the question and its ranking,
+  and once revealed, each round's histogram, share within tolerance and named mistakes side by side,
+  then the right answer with its breakdown (the chapter's own computation);
+* **student**: :func:`student_question`, :func:`answer_box` and :func:`student_result` (after the reveal,
+  Practise's verdict in words: :attr:`irlab.exercises.answers.Feedback.message`).
+
+Every text that reaches the screen is plain text: the region sets it as text, Streamlit elements get
+it Markdown-escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN
+from irlab.classroom.activities.chapter_numbers import chapter_number, offered
+from irlab.classroom.activities.predict import NumberSummary, PredictQuestion, PredictSolution, predict_settings
+from irlab.classroom.records import ActivityReport, StudentActivity
+from irlab.errors import ValidationError
+from irlab.exercises.answers import Feedback
+from irlab.exercises.model import DEFAULT_TOLERANCE
+from irlab.explain.formula import format_number
+from irlab.ui.classroom.charts import answers, describe_histogram, histogram_spec
+from irlab.ui.components.keyboard import number_keyboard
+from irlab.ui.classroom.links import session_state_of_walkthrough, state_of_link
+from irlab.ui.kit.formulas import breakdown as breakdown_markdown
+from irlab.ui.kit.gallery import picture_strip
+from irlab.ui.kit.markdown import escape_markdown
+from irlab.ui.kit.screen import block_json
+from irlab.walkthrough.chapters import CHAPTERS, Chapter
+from irlab.walkthrough.screens import Chart, Columns, Details, Heading, Paragraph, Pictures, Table, breakdown
+from irlab.walkthrough.state import SCENARIO
+from irlab.walkthrough.urlstate import params_from_state
+from irlab.walkthrough.views import TileRow
+
+KIND = "predict"
+FROM_SESSION, FROM_LINK = "The walkthrough as it stands in this session", "A walkthrough link"
+
+
+# --- the lecturer's form ---------------------------------------------------------------------------------------------
+
+def settings_form(prefix: str) -> dict[str, Any] | None:
+    """The question's settings (raw, for the kind to check), or None while the form is incomplete; widgets keyed
+    under ``prefix``."""
+    source = st.radio("The ranking and K", (FROM_SESSION, FROM_LINK), key=f"{prefix}source")
+    if source == FROM_SESSION:
+        chapter = st.selectbox("Chapter", CHAPTERS, index=CHAPTERS.index(_chapter("ndcg")),
+                               format_func=lambda c: f"{c.number}. {c.title}", key=f"{prefix}chapter")
+        state, link = session_state_of_walkthrough(), None
+    else:
+        link = st.text_input("Walkthrough link", key=f"{prefix}link", placeholder="http://.../ndcg?order=2,1,...&k=3",
+                             help="Open a chapter, set the ranking, K and mode, and copy its link (sidebar).")
+        if not link:
+            return None
+        try:
+            chapter, state = state_of_link(link)
+        except ValidationError as error:
+            st.warning(escape_markdown(error), icon=":material/link_off:")
+            return None
+    described = ", ".join(f"{name} {value}" for name, value in params_from_state(state, chapter).items())
+    st.caption(escape_markdown(f"{chapter.title}: {described}"))
+    choices = dict(offered(state, chapter))
+    number = st.selectbox("Number to predict", list(choices), format_func=choices.get,
+                          key=f"{prefix}number.{chapter.slug}")
+    whole = chapter_number(state, chapter, number).whole_numbers
+    tolerance = st.number_input("Tolerance (\u00b1)", min_value=0.0, max_value=1.0, step=0.001, format="%.3f",
+                                value=0.0 if whole else DEFAULT_TOLERANCE, key=f"{prefix}tolerance.{number}",
+                                help="An answer this close to the right value counts as right.")
+    if link is not None:
+        return {"link": link, "number": number, "tolerance": float(tolerance)}
+    return predict_settings(state, chapter, number, float(tolerance))
+
+
+def _chapter(slug: str) -> Chapter:
+    return next(c for c in CHAPTERS if c.slug == slug)
+
+
+# --- the projector ---------------------------------------------------------------------------------------------------
+
+def _badges(row: TileRow) -> tuple[str, ...]:
+    return tuple(f"{rank} \u00b7 {tile['relevance_label']}" for rank, tile in enumerate(row.tiles, 1))
+
+
+def _ranking_blocks(question: PredictQuestion) -> list:
+    blocks: list = []
+    for row in question.rows:
+        if len(question.rows) > 1:
+            blocks.append(Paragraph(f"{row.key}-label", row.label))
+        blocks.append(Pictures(f"{row.key}-pictures", tuple(str(tile["id"]) for tile in row.tiles), _badges(row)))
+    return blocks
+
+
+def _round_block(summary: NumberSummary, y_max: int, right: str, tolerance: str) -> Details:
+    """One round, opened: its count, and once shown its share within tolerance, histogram and named mistakes."""
+    key = f"round-{summary.round}"
+    title = f"Round {summary.round}: {answers(summary.count)} ({summary.state})"
+    return Details(key, title, tuple(_round_body(key, summary, y_max, right, tolerance)), open=True)
+
+
+def _round_body(key: str, summary: NumberSummary, y_max: int, right: str, tolerance: str) -> list:
+    if summary.histogram is None:
+        why = (f"The distribution shows from {MIN_ANSWERS_SHOWN} answers on." if summary.state == "revealed"
+               else "Not revealed yet.")
+        return [Paragraph(f"{key}-none", why)]
+    blocks: list = []
+    share = summary.share_within or 0.0
+    blocks.append(Paragraph(f"{key}-within", f"{summary.within} of {summary.count} ({share:.0%}) within "
+                                              f"\u00b1{tolerance} of {right}", lead="Right:"))
+    blocks.append(Chart(f"{key}-chart", histogram_spec(summary, y_max=y_max, right_text=right),
+                        describe_histogram(summary, right, tolerance)))
+    if summary.mistakes:
+        blocks.append(Table(f"{key}-mistakes", ("Named mistake", "Answers"),
+                            tuple((m.title, str(m.count)) for m in summary.mistakes)))
+    else:
+        blocks.append(Paragraph(f"{key}-mistakes-none", "No wrong answer matches a known mistake."))
+    return blocks
+
+
+def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
+    """The live region's blocks for one predict activity (as JSON): the question, then the reveal if any."""
+    question: PredictQuestion = report.question
+    blocks: list = [Heading("prompt", question.prompt), *_ranking_blocks(question)]
+    solution: PredictSolution | None = report.solution
+    if solution is not None:
+        right = solution.display_value
+        tolerance = format_number(question.tolerance)
+        shown: Sequence[NumberSummary] = report.summaries
+        y_max = max((b.count for s in shown if s.histogram for b in s.histogram.bins), default=1)
+        blocks.append(Columns("rounds", tuple(_round_block(s, y_max, right, tolerance) for s in shown)))
+        blocks.append(Heading("answer", f"The right answer: {solution.number.label} = {right}"))
+        blocks.append(breakdown("breakdown", solution.number.breakdown, heading=""))
+    return [block_json(block, question.state, question.chapter) for block in blocks]
+
+
+# --- the student -------------------------------------------------------------------------------------------------
+
+def student_question(question: PredictQuestion) -> None:
+    """The question and its ranking, on a phone."""
+    st.markdown(f"**{escape_markdown(question.prompt)}**")
+    for row in question.rows:
+        if len(question.rows) > 1:
+            st.caption(escape_markdown(row.label))
+        picture_strip([SCENARIO.item(str(tile["id"])) for tile in row.tiles], badges=_badges(row))
+
+
+def answer_box(activity: StudentActivity, send: Callable[[str], None]) -> None:
+    """The answer form of the activity's open round: a text box with a phone's number keyboard, and Send.
+
+    ``send(widget_key)`` is the form's callback; it reads the text from the session under that key."""
+    question: PredictQuestion = activity.question
+    key = f"irl-answer-{activity.activity_id}"  # one box per question: a revote starts from the first answer
+    hint = "a whole number, e.g. 3" if question.whole_numbers else "e.g. 0.75, 0,75, 3/4 or 75%"
+    with st.form(f"irl-answer-form-{activity.activity_id}", border=False, enter_to_submit=True):
+        st.text_input(f"Your answer: {question.label}", key=key, placeholder=hint, max_chars=100)
+        st.form_submit_button("Send", type="primary", icon=":material/send:", on_click=send, args=(key,),
+                              width="stretch", key=f"irl-send-{activity.activity_id}")
+    number_keyboard([key], whole_numbers=question.whole_numbers)
+
+
+def student_result(activity: StudentActivity) -> None:
+    """After the reveal: whether the student was right and why (Practise's words), and the right answer."""
+    feedback: Feedback | None = activity.feedback
+    solution: PredictSolution | None = activity.solution
+    if feedback is None:
+        st.info("You did not answer this round.", icon=":material/info:")
+    elif feedback.correct:  # Practise's words: "Correct: 0.39 is within 0.005 of 0.3869."
+        st.success(escape_markdown(feedback.message), icon=":material/check_circle:")
+    else:  # "Not quite: ... It looks like a known mistake (...). ... That computation gives 0.47."
+        st.error(escape_markdown(feedback.message), icon=":material/cancel:")
+    if solution is None:
+        return
+    st.markdown(f"The right answer: **{escape_markdown(solution.number.label)} = "
+                f"{escape_markdown(solution.display_value)}**")
+    breakdown_markdown(solution.number.breakdown, SCENARIO.labels(), table_label="Rank by rank")

@@ -1,0 +1,199 @@
+"""Fixtures of the class pages' tests: a store of their own, and a lecturer and students driven under AppTest.
+
+``class_db`` points ``IRLAB_CLASS_DB`` at a fresh SQLite file (never the per-user store); ``pg_class_db``
+at a fresh database on the throwaway PostgreSQL server of tests/classroom (skipped without PostgreSQL's
+binaries, failing under ``CI=true``). :class:`Lecturer` and :class:`Student` are the app under AppTest,
+each its own session, with the few moves the tests make and what they read back.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from irlab.classroom.database import forget_engine
+from tests.classroom.conftest import postgres_server, postgres_url  # noqa: F401 - fixtures used here
+from tests.ui.conftest import ROOT
+
+CLASS_PAGE, JOIN_PAGE = "pages/class.py", "pages/join.py"
+
+
+@pytest.fixture
+def class_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A fresh SQLite class store for the pages (``IRLAB_CLASS_DB``)."""
+    url = f"sqlite:///{tmp_path / 'classes.sqlite'}"
+    monkeypatch.setenv("IRLAB_CLASS_DB", url)
+    yield url
+    forget_engine(url)
+
+
+@pytest.fixture
+def pg_class_db(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> str:  # noqa: F811 - the imported fixture
+    """A fresh PostgreSQL class store for the pages."""
+    monkeypatch.setenv("IRLAB_CLASS_DB", postgres_url)
+    return postgres_url
+
+
+def _app(page: str, params: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for name, value in (params or {}).items():
+        at.query_params[name] = value
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def param(at: AppTest, name: str) -> str | None:
+    """A parameter of the page's link as the app last wrote it."""
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) else value
+
+
+def region(at: AppTest) -> list[dict]:
+    """The blocks of the projector's live region (nested ones too), as the component received them."""
+    found: list[dict] = []
+
+    def walk(blocks: list[dict]) -> None:
+        for block in blocks:
+            found.append(block)
+            walk(block.get("children", []))
+
+    for element in at.get("bidi_component"):
+        if element.proto.component_name == "irlab.region":
+            walk(json.loads(element.proto.json)["blocks"])
+    return found
+
+
+def counts(at: AppTest) -> dict[str, str]:
+    """The projector's counts: label -> value ("Students joined", "Answers, round 1", ...)."""
+    return {item["label"]: item["value"] for block in region(at) if block["kind"] == "numbers"
+            for item in block["items"]}
+
+
+def plain(markdown: object) -> str:
+    """Escaped Markdown (irlab.ui.kit.markdown.escape_markdown) as the reader sees it: ``0\\.39`` -> ``0.39``."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", str(markdown))
+
+
+def said(at: AppTest, kind: str) -> list[str]:
+    """The page's notices of ``kind`` (success, error, warning, info) as the reader sees them."""
+    return [plain(e.value) for e in at.get(kind)]
+
+
+def texts(at: AppTest) -> str:
+    """Every text of the page's Markdown, captions, notices and code blocks as the reader sees it, joined."""
+    parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning", "info", "code", "subheader")
+             for e in at.get(kind)]
+    return "\n".join(plain(p) for p in parts)
+
+
+class Lecturer:
+    """The lecturer's /class under AppTest."""
+
+    def __init__(self, params: dict[str, str] | None = None) -> None:
+        self.at = _app(CLASS_PAGE, params)
+
+    def run(self) -> Lecturer:
+        self.at.run()
+        assert not self.at.exception, [e.value for e in self.at.exception]
+        return self
+
+    def start(self) -> Lecturer:
+        self.at.button(key="irl-start").click()
+        return self.run()
+
+    @property
+    def code(self) -> str:
+        return param(self.at, "code")
+
+    @property
+    def key(self) -> str:
+        return param(self.at, "key")
+
+    def add(self, *, show: bool = True, number: str | None = None, chapter: str | None = None,
+            link: str | None = None, tolerance: float | None = None) -> Lecturer:
+        """Add a predict question from the sidebar's form (this session's walkthrough, or a pasted link)."""
+        if link is not None:
+            self.at.sidebar.radio(key="irl-add-predict.source").set_value("A walkthrough link").run()
+            self.at.sidebar.text_input(key="irl-add-predict.link").set_value(link).run()
+        elif chapter is not None:
+            box = self.at.sidebar.selectbox(key="irl-add-predict.chapter")
+            box.select_index(next(i for i, o in enumerate(box.options) if chapter in o)).run()
+        if number is not None:
+            box = next(s for s in self.at.sidebar.selectbox if s.key.startswith("irl-add-predict.number"))
+            box.set_value(number).run()
+        if tolerance is not None:
+            box = next(n for n in self.at.sidebar.number_input if n.key.startswith("irl-add-predict.tolerance"))
+            box.set_value(tolerance).run()
+        self.at.sidebar.button(key="irl-add-show" if show else "irl-add-later").click()
+        return self.run()
+
+    def control(self, label: str) -> Lecturer:
+        """Press a round control by the start of its label (Close answers, Reveal, Revote, Hide the question)."""
+        button = next(b for b in self.at.main.button if b.label.startswith(label))
+        button.click()
+        return self.run()
+
+    def controls(self) -> list[str]:
+        return [b.label for b in self.at.main.button]
+
+    def region(self) -> list[dict]:
+        return region(self.at)
+
+    def counts(self) -> dict[str, str]:
+        return counts(self.at)
+
+
+class Student:
+    """A student's /join under AppTest (its own session)."""
+
+    def __init__(self, params: dict[str, str] | None = None) -> None:
+        self.at = _app(JOIN_PAGE, params)
+
+    def run(self) -> Student:
+        self.at.run()
+        assert not self.at.exception, [e.value for e in self.at.exception]
+        return self
+
+    def join(self, code: str | None = None, nickname: str = "") -> Student:
+        if code is not None:
+            self.at.text_input(key="irl-join-code").set_value(code)
+        self.at.text_input(key="irl-nickname").set_value(nickname)
+        self.at.button(key="irl-join").click()
+        return self.run()
+
+    @property
+    def token(self) -> str | None:
+        return param(self.at, "student")
+
+    def answer(self, text: str) -> Student:
+        box = next(t for t in self.at.text_input if t.key.startswith("irl-answer-"))
+        box.set_value(text)
+        next(b for b in self.at.button if b.key and b.key.startswith("irl-send-")).click()
+        return self.run()
+
+    def can_answer(self) -> bool:
+        return any(t.key.startswith("irl-answer-") for t in self.at.text_input)
+
+    def text(self) -> str:
+        return texts(self.at)
+
+
+@pytest.fixture
+def lecturer(class_db: str) -> Lecturer:
+    """A lecturer who has started a class (on a fresh store)."""
+    return Lecturer().start()
+
+
+@pytest.fixture
+def student_of():
+    """``student_of(lecturer, nickname="")``: a student who joined the lecturer's class from its link."""
+    def join(lecturer: Lecturer, nickname: str = "") -> Student:
+        return Student({"code": lecturer.code}).join(nickname=nickname)
+    return join
