@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from irlab.scenarios.sources import sources_markdown
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.shell.cards import cards
 from irlab.ui.shell.navigation import ensure_navigation
@@ -33,6 +34,8 @@ st.subheader("The walkthrough")
 cards(chapters)
 st.caption("Each chapter opens with the example of the sources it is built on, so the numbers match the article and "
            "notebook; where a source prints a wrong number, the chapter says so.")
+with st.expander("The sources"):
+    st.markdown(sources_markdown())
 
 st.subheader("Beyond the walkthrough")
 cards(BEYOND_THE_WALKTHROUGH)
