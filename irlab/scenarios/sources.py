@@ -44,8 +44,8 @@ SOURCES: tuple[Source, ...] = (
 def sources_markdown() -> str:
     """The sources as a Markdown list with their links (the home page shows it; the text is ours, not a user's).
 
-    >>> sources_markdown().splitlines()[0][:59]
-    '- **The article**: [Laura Carnevali, “Evaluation Measures in'
+    >>> sources_markdown().splitlines()[0].split("](")[0]
+    '- **The article**: [Laura Carnevali, “Evaluation Measures in Information Retrieval”, Pinecone, 2023'
     """
     return "\n".join(f"- **{source.short.capitalize()}**: "
                      + (f"[{source.title}]({source.url})" if source.url else source.title)
