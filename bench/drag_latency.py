@@ -33,13 +33,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
 from bench.k_change_cost import BARE, percentile, slowed_page, task_seconds  # noqa: E402
 from bench.k_change_cost import measure as k_changes  # noqa: E402
 from bench.runs_page import server  # noqa: E402
 from irlab.walkthrough.chapters import chapter  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
 from irlab.walkthrough.views import confusion_view, map_view, mrr_view, ndcg_view, recall_precision_view  # noqa: E402
+from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
 
 VIEWS = {"actual-vs-predicted": confusion_view, "recall-precision": recall_precision_view, "mrr": mrr_view,
          "map": map_view, "ndcg": ndcg_view, "conventions": None}
@@ -193,7 +193,8 @@ def report(rows: dict[str, dict[str, list[float]]], args, rate: float) -> None:
           f"Headless Chromium {LAPTOP['width']}x{LAPTOP['height']}; {args.changes} K changes, {args.drags} drops, "
           f"{args.starts} cold starts per page; ms, median | p95 | ratio to the bare page\n")
     print("| page | K change → number | p95 | ratio | main thread per K change | p95 | ratio "
-          "| drop → numbers | p95 | drop → charts | p95 | main thread per drop | p95 | ratio | cold start | p95 | ratio |")
+          "| drop → numbers | p95 | drop → charts | p95 | main thread per drop | p95 | ratio "
+          "| cold start | p95 | ratio |")
     print("|---" * 17 + "|")
     for name, row in rows.items():
         print(f"| {name} " + _cell(row["k"], bare_k) + _cell(row["k_busy"], bare_busy)[1:]

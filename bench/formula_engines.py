@@ -39,7 +39,10 @@ window.drawKatex = (lines) => lines.forEach((latex, i) => {
   if (!nodes[i]) { nodes[i] = document.createElement("div"); box.append(nodes[i]); }
   if (nodes[i].dataset.latex === latex) return;
   let markup = cache.get(latex);
-  if (markup === undefined) { markup = katex.renderToString(latex, {displayMode: true, throwOnError: false}); cache.set(latex, markup); }
+  if (markup === undefined) {
+    markup = katex.renderToString(latex, {displayMode: true, throwOnError: false});
+    cache.set(latex, markup);
+  }
   nodes[i].innerHTML = markup; nodes[i].dataset.latex = latex; });
 window.drawMathml = (lines) => lines.forEach(([latex, mathml], i) => {
   if (!nodes[i]) { nodes[i] = document.createElement("div"); box.append(nodes[i]); }
@@ -67,7 +70,7 @@ def task_ms(cdp) -> float:
 
 def measure(page, cdp, engine: str, sets: list, repeat: int) -> list[float]:
     costs = []
-    for round_ in range(repeat):
+    for _ in range(repeat):
         for lines in sets:
             before = task_ms(cdp)
             page.evaluate(f"(lines) => {{ window.{engine}(lines); return window.settle(); }}", lines)

@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import LAPTOP, chromium, running_app, wait_for_app  # noqa: E402
 from bench.runs_page import server  # noqa: E402
+from tests.browser import LAPTOP, chromium, running_app, wait_for_app  # noqa: E402
 
 BARE = """
 import streamlit as st

@@ -149,8 +149,8 @@ class Sampler(threading.Thread):
         self.ports = {pid: min(listening_ports(pid), default=0) for pid in pids}
         self.stop = threading.Event()
         self.cpu = {pid: [] for pid in pids}
-        self.rss = {pid: 0.0 for pid in pids}
-        self.connections = {pid: 0 for pid in pids}
+        self.rss = dict.fromkeys(pids, 0.0)
+        self.connections = dict.fromkeys(pids, 0)
 
     def run(self) -> None:
         last = {pid: cpu_seconds(pid) for pid in self.pids}
@@ -206,7 +206,8 @@ def main() -> None:
             print(f"{name} N={level}: errors {r.get('errors')}, leaks {r.get('leaks')}, p95 {_ms(r.get('p95_ms'))} ms",
                   flush=True)
 
-    print(f"\nLoad: {args.page}, each session moves K every {args.interval:g} s (±30%), {args.duration:g} s per level\n")
+    print(f"\nLoad: {args.page}, each session moves K every {args.interval:g} s (±30%), "
+          f"{args.duration:g} s per level\n")
     print("| topology | sessions | errors | leaks | reruns/s | p50 ms | p95 ms | p99 ms | CPU % per replica | "
           "MB per replica | websockets per replica |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")

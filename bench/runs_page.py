@@ -37,9 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import LAPTOP, chromium, free_port, healthy, wait_for_app  # noqa: E402
 from bench.runs import collection  # noqa: E402
 from irlab.ui.shell import session_memory  # noqa: E402
+from tests.browser import LAPTOP, chromium, free_port, healthy, wait_for_app  # noqa: E402
 
 BARE_PAGE = """
 import streamlit as st
@@ -78,11 +78,18 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+METRIC_VALUE_JS = """label => {
+    for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
+        const l = m.querySelector('[data-testid="stMetricLabel"]');
+        if (l && l.innerText.trim() === label) return m.querySelector('[data-testid="stMetricValue"]').innerText.trim();
+    }
+    return null;
+}"""
+"""The shown value of the metric labelled ``label``, or null if there is none (a JavaScript function)."""
+
+
 def metric_value(page, label: str) -> str | None:
-    return page.evaluate("""label => { for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
-            const l = m.querySelector('[data-testid="stMetricLabel"]');
-            if (l && l.innerText.trim() === label) return m.querySelector('[data-testid="stMetricValue"]').innerText.trim(); }
-            return null; }""", label)
+    return page.evaluate(METRIC_VALUE_JS, label)
 
 
 def pick(page, box: str, option: str) -> None:
@@ -95,10 +102,8 @@ def timed_switch(page, box: str, option: str, label: str, expected: str) -> floa
     """Seconds from choosing ``option`` to metric ``label`` showing ``expected``."""
     start = time.perf_counter()
     pick(page, box, option)
-    page.wait_for_function("""([label, value]) => { for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
-            const l = m.querySelector('[data-testid="stMetricLabel"]');
-            if (l && l.innerText.trim() === label) return m.querySelector('[data-testid="stMetricValue"]').innerText.trim() === value; }
-            return false; }""", arg=[label, expected], timeout=60_000, polling="raf")
+    shows_value = f"([label, value]) => ({METRIC_VALUE_JS})(label) === value"
+    page.wait_for_function(shows_value, arg=[label, expected], timeout=60_000, polling="raf")
     return time.perf_counter() - start
 
 
@@ -146,7 +151,8 @@ def main() -> None:
             inputs.nth(0).set_input_files(str(qrels_path))
             page.get_by_text(f"Read {qrels_path.name}").first.wait_for(timeout=120_000)
             uploaded: list[float] = []
-            page.on("requestfinished", lambda r: uploaded.append(time.perf_counter()) if "upload_file" in r.url else None)
+            page.on("requestfinished",
+                    lambda r: uploaded.append(time.perf_counter()) if "upload_file" in r.url else None)
             chosen = time.perf_counter()
             inputs.nth(1).set_input_files(str(run_path))
             page.get_by_role("tab", name="Per query").wait_for(timeout=300_000)
@@ -183,16 +189,19 @@ def main() -> None:
         ms = [t * 1000 for t in times]
         return f"| {name} | {len(ms)} | {statistics.median(ms):.0f} | {max(ms):.0f} |"
 
-    print(f"\nRuns page, {lines:,}-line run ({args.queries} queries), headless Chromium {LAPTOP['width']}x{LAPTOP['height']}\n")
+    print(f"\nRuns page, {lines:,}-line run ({args.queries} queries), "
+          f"headless Chromium {LAPTOP['width']}x{LAPTOP['height']}\n")
     print("| interaction | n | p50 ms | max ms |\n|---|---|---|---|")
     print(row("bare Streamlit page: select box → metric (baseline)", bare))
     print(row("runs page: switch query → value shown", query_times))
     print(row("runs page: switch measure → value shown", measure_times))
     print(f"\n| upload → summary | seconds |\n|---|---|\n| file chosen → summary on screen | {shown - chosen:.2f} |"
           f"\n| upload request finished → summary on screen | {shown - upload_end:.2f} |")
-    print(f"\n| server memory (VmRSS of the app process) | MB |\n|---|---|\n| page open, nothing loaded | {rss_before:.0f} |"
-          f"\n| run and qrels loaded, summary shown | {rss_loaded:.0f} |\n| after the query and measure switches | "
-          f"{rss_session:.0f} |\n| tab closed, session expired ({args.ttl:g} s TTL) | {rss_after:.0f} |"
+    print(f"\n| server memory (VmRSS of the app process) | MB |\n|---|---|"
+          f"\n| page open, nothing loaded | {rss_before:.0f} |"
+          f"\n| run and qrels loaded, summary shown | {rss_loaded:.0f} |"
+          f"\n| after the query and measure switches | {rss_session:.0f} |"
+          f"\n| tab closed, session expired ({args.ttl:g} s TTL) | {rss_after:.0f} |"
           f"\n| the session's cost (loaded − before) | {rss_loaded - rss_before:.0f} |")
 
 

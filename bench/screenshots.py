@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser import LAPTOP, PROJECTOR, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
+from tests.browser import LAPTOP, PROJECTOR, chromium, drag_tile, running_app, wait_for_app
 
 PAGES = {"": False, "actual-vs-predicted": True, "recall-precision": True, "mrr": True, "map": True, "ndcg": True,
          "conventions": True, "build": False, "practise": False, "runs": False}

@@ -69,8 +69,8 @@ def main() -> None:
                                   capture_output=True, text=True, cwd=ROOT, timeout=60)
             if ours.stdout != theirs.stdout:
                 differ += 1
-                first = next((pair for pair in itertools.zip_longest(theirs.stdout.splitlines(),
-                                                                     ours.stdout.splitlines()) if pair[0] != pair[1]))
+                lines = itertools.zip_longest(theirs.stdout.splitlines(), ours.stdout.splitlines())
+                first = next(pair for pair in lines if pair[0] != pair[1])
                 print(f"case {seed} {' '.join(flags)}: trec_eval {first[0]!r}, IR Lab {first[1]!r}")
     print(f"{args.cases - differ} of {args.cases} cases print exactly what trec_eval prints")
 

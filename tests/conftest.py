@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"
-TREC_EVAL_TEST = Path(os.environ.get("IRLAB_TREC_EVAL_TEST", Path(__file__).resolve().parents[1].parent / "shared" / "trec_eval_test"))
+TREC_EVAL_TEST = Path(os.environ.get("IRLAB_TREC_EVAL_TEST", ROOT.parent / "shared" / "trec_eval_test"))
 """trec_eval's own test data, next to the repository (CI has it; it is never copied into the repository)."""
 
 

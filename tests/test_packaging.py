@@ -65,7 +65,8 @@ def test_package_data_covers_every_file_the_package_reads():
     assert data, "expected the tile component's JS/CSS and the exercise JSON files"
     for path in data:
         relative = path.relative_to(ROOT / "irlab").as_posix()
-        assert any(fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(path.name, p.split("/")[-1]) for p in patterns), relative
+        matches = (fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(path.name, p.split("/")[-1]) for p in patterns)
+        assert any(matches), relative
 
 
 def test_the_console_script_is_python_m_irlab():

@@ -197,8 +197,10 @@ class JudgedRankings:
 def rank_discounts(ranks: np.ndarray, kind: str = "log2") -> np.ndarray:
     """DCG discounts of 1-based ``ranks`` (see :meth:`JudgedRankings.discounts`).
 
-    >>> rank_discounts(np.array([1, 2, 3]), "log2").tolist(), rank_discounts(np.array([1, 2, 4]), "jarvelin-kekalainen").tolist()
-    ([1.0, 1.584962500721156, 2.0], [1.0, 1.0, 2.0])
+    >>> rank_discounts(np.array([1, 2, 3]), "log2").tolist()
+    [1.0, 1.584962500721156, 2.0]
+    >>> rank_discounts(np.array([1, 2, 4]), "jarvelin-kekalainen").tolist()
+    [1.0, 1.0, 2.0]
     """
     table = log2_table(int(ranks.max()) + 1 if len(ranks) else 1)
     if kind == "log2":

@@ -91,7 +91,8 @@ def check_item_id(item: object, *, path: str | None = None) -> str:
     '7'
     """
     if not isinstance(item, str) or not item or item != item.strip():
-        raise ValidationError(f"an item id must be a non-empty text without surrounding spaces, got {item!r}", path=path)
+        raise ValidationError(f"an item id must be a non-empty text without surrounding spaces, got {item!r}",
+                              path=path)
     return item
 
 

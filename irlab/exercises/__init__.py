@@ -18,12 +18,28 @@ exports and the checks agree to the last digit. The format is documented in
 from irlab.exercises.answers import Feedback, KeyEntry, answer_key, check_answer, parse_answer
 from irlab.exercises.csv_key import answer_key_csv
 from irlab.exercises.examples import BUILTIN_NAMES, builtin_exercise, load_exercise_source
-from irlab.exercises.format import (MAX_FILE_BYTES, dump_exercise, exercise_from_dict, exercise_to_dict, parse_exercise,
-                                    read_exercise, validate_exercise, write_exercise)
+from irlab.exercises.format import (
+    MAX_FILE_BYTES,
+    dump_exercise,
+    exercise_from_dict,
+    exercise_to_dict,
+    parse_exercise,
+    read_exercise,
+    validate_exercise,
+    write_exercise,
+)
 from irlab.exercises.links import MAX_LINK_CHARS, exercise_from_link, exercise_to_link
 from irlab.exercises.mistakes import MISTAKES, Mistake, MistakeMatch, likely_mistakes, match_mistake
-from irlab.exercises.model import (DEFAULT_TOLERANCE, MEAN, SCHEMA_VERSION, Exercise, ExerciseItem, ExerciseQuery,
-                                   ExerciseSystem, Question)
+from irlab.exercises.model import (
+    DEFAULT_TOLERANCE,
+    MEAN,
+    SCHEMA_VERSION,
+    Exercise,
+    ExerciseItem,
+    ExerciseQuery,
+    ExerciseSystem,
+    Question,
+)
 from irlab.exercises.notebook import exercise_notebook, notebook_text
 from irlab.exercises.questions import describe_question, exercise_scenario, explain_question, question_rankings
 from irlab.exercises.variants import make_variant

@@ -130,7 +130,8 @@ class Feedback:
             return f"Correct: {shown} is within {format_number(self.tolerance)} of {self.expected.display_value}."
         text = f"Not quite: {shown} is off by more than {format_number(self.tolerance)}."
         if self.mistake is not None:
-            text += (f" It looks like a known mistake ({self.mistake.mistake.title}). {self.mistake.mistake.explanation}"
+            known = self.mistake.mistake
+            text += (f" It looks like a known mistake ({known.title}). {known.explanation}"
                      f" That computation gives {self.mistake.breakdown.display_value}.")
         return text
 

@@ -30,10 +30,22 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlencode
 
 from irlab.errors import ValidationError
+from irlab.exercises import (
+    BUILTIN_NAMES,
+    Exercise,
+    answer_key_csv,
+    answer_key_html,
+    answer_key_markdown,
+    builtin_exercise,
+    exercise_from_link,
+    exercise_notebook,
+    exercise_to_link,
+    make_variant,
+    notebook_text,
+    worksheet_html,
+    worksheet_markdown,
+)
 from irlab.exercises.format import fingerprint  # noqa: F401 (re-exported: the Practise page keys attempts by it)
-from irlab.exercises import (BUILTIN_NAMES, Exercise, answer_key_csv, answer_key_html, answer_key_markdown,
-                             builtin_exercise, exercise_from_link, exercise_notebook, exercise_to_link,
-                             make_variant, notebook_text, worksheet_html, worksheet_markdown)
 
 PRACTICE_PAGE = "practise"
 """The practice page's URL path."""

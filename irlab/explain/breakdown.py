@@ -181,9 +181,9 @@ def explain_mean(parts: Mapping[str, Breakdown], *, measure: str, lhs: str, symb
         plugged = Normalised(Add(terms), Num(len(parts)))
     rows = tuple({"query": name, "value": part.value} for name, part in parts.items())
     notes = () if parts else ("No queries: the mean is defined as 0.",)
-    return Breakdown(measure=measure, value=float(plugged.value()), lhs=lhs, symbolic=symbolic, symbolic_text=symbolic_text,
-                     plugged=plugged, rows=rows, columns=(Column("query", "query"), Column("value", term_label)),
-                     notes=notes, parts=dict(parts))
+    return Breakdown(measure=measure, value=float(plugged.value()), lhs=lhs, symbolic=symbolic,
+                     symbolic_text=symbolic_text, plugged=plugged, rows=rows,
+                     columns=(Column("query", "query"), Column("value", term_label)), notes=notes, parts=dict(parts))
 
 
 def latex_measure(name: str, k: int | str | None) -> str:

@@ -58,10 +58,13 @@ def as_text(latex: str) -> str:
 def mathml(latex: str) -> str:
     """``latex`` as a block of MathML (checked; cached by the LaTeX string).
 
-    >>> mathml(r"\\frac{1}{2}")
-    '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><mrow><mfrac><mrow><mn>1</mn></mrow><mrow><mn>2</mn></mrow></mfrac></mrow></math>'
-    >>> mathml(r"\\text{<b>x</b>}")  # text with markup: not MathML, so the source is shown as text
-    '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><mtext>\\\\text{&lt;b&gt;x&lt;/b&gt;}</mtext></math>'
+    Every block opens with the same ``<math>`` tag, left out below:
+
+    >>> block = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">'
+    >>> mathml(r"\\frac{1}{2}").removeprefix(block)
+    '<mrow><mfrac><mrow><mn>1</mn></mrow><mrow><mn>2</mn></mrow></mfrac></mrow></math>'
+    >>> mathml(r"\\text{<b>x</b>}").removeprefix(block)  # text with markup: not MathML, so the source is shown as text
+    '<mtext>\\\\text{&lt;b&gt;x&lt;/b&gt;}</mtext></math>'
     """
     try:
         markup = latex2mathml.converter.convert(latex, display="block")

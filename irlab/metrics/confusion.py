@@ -5,8 +5,10 @@ negative* (not returned). Comparing with the *actual* condition (relevant or not
 
 .. math::
 
-    TP@K = |\mathrm{Rel} \cap \mathrm{Top}_K|, \quad FP@K = |\overline{\mathrm{Rel}} \cap \mathrm{Top}_K|,
-    \quad FN@K = |\mathrm{Rel} \setminus \mathrm{Top}_K|, \quad TN@K = |\overline{\mathrm{Rel}} \setminus \mathrm{Top}_K|
+    TP@K = |\mathrm{Rel} \cap \mathrm{Top}_K|, \quad
+    FP@K = |\overline{\mathrm{Rel}} \cap \mathrm{Top}_K|, \quad
+    FN@K = |\mathrm{Rel} \setminus \mathrm{Top}_K|, \quad
+    TN@K = |\overline{\mathrm{Rel}} \setminus \mathrm{Top}_K|
 
 The collection is every ranked or judged item, so relevant items the system never ranked are
 false negatives. Relevant means grade >= the relevance level (1 by default).
@@ -45,10 +47,14 @@ def confusion_class(relevant: bool, returned: bool) -> str:
 
 
 _SYMBOLS = {
-    "TP": (r"\mathrm{TP@}K = \lvert \mathrm{Rel} \cap \mathrm{Top}_K \rvert", "relevant items in the top K"),
-    "FP": (r"\mathrm{FP@}K = \lvert \overline{\mathrm{Rel}} \cap \mathrm{Top}_K \rvert", "non-relevant items in the top K"),
-    "FN": (r"\mathrm{FN@}K = \lvert \mathrm{Rel} \setminus \mathrm{Top}_K \rvert", "relevant items not in the top K"),
-    "TN": (r"\mathrm{TN@}K = \lvert \overline{\mathrm{Rel}} \setminus \mathrm{Top}_K \rvert", "non-relevant items not in the top K"),
+    "TP": (r"\mathrm{TP@}K = \lvert \mathrm{Rel} \cap \mathrm{Top}_K \rvert",
+           "relevant items in the top K"),
+    "FP": (r"\mathrm{FP@}K = \lvert \overline{\mathrm{Rel}} \cap \mathrm{Top}_K \rvert",
+           "non-relevant items in the top K"),
+    "FN": (r"\mathrm{FN@}K = \lvert \mathrm{Rel} \setminus \mathrm{Top}_K \rvert",
+           "relevant items not in the top K"),
+    "TN": (r"\mathrm{TN@}K = \lvert \overline{\mathrm{Rel}} \setminus \mathrm{Top}_K \rvert",
+           "non-relevant items not in the top K"),
 }
 
 

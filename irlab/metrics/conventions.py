@@ -47,7 +47,8 @@ CONVENTIONS: dict[str, tuple[Variant, ...]] = {
                 "the NDCG exercise notebook of the sources"),
     ),
     "ideal": (
-        Variant("judged", "IDCG over all judged items", r"\mathrm{IDCG@}K = \mathrm{DCG@}K(\text{all judged items, best first})",
+        Variant("judged", "IDCG over all judged items",
+                r"\mathrm{IDCG@}K = \mathrm{DCG@}K(\text{all judged items, best first})",
                 "The ideal ranking sorts every judged item of the query by grade, retrieved or not.",
                 "trec_eval, ir_measures; the sources", default=True),
         Variant("retrieved", "IDCG over the retrieved items only",

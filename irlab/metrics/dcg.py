@@ -60,7 +60,8 @@ def check_gain(gain: Gain) -> Gain:
             if grade > MAX_GAIN:
                 raise ValidationError(f"a gain mapping's grades must be at most {MAX_GAIN:g}, got {grade!r}")
             if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= MAX_GAIN:
-                raise ValidationError(f"the gain of grade {grade} must be a number from 0 to {MAX_GAIN:g}, got {value!r}")
+                raise ValidationError(f"the gain of grade {grade} must be a number from 0 to {MAX_GAIN:g}, "
+                                      f"got {value!r}")
         return gain
     raise ValidationError(f"gain must be 'linear', 'exponential' or a mapping of grades to gains, got {gain!r}")
 
@@ -83,8 +84,10 @@ def gain_expr(grade: int, gain: Gain) -> Expr:
 def discount_expr(rank: int, discount: str) -> Expr | None:
     r"""The divisor of the gain at ``rank``, or None when the rank is not discounted.
 
-    >>> discount_expr(1, "log2").latex(), discount_expr(1, "jarvelin-kekalainen"), discount_expr(3, "jarvelin-kekalainen").latex()
-    ('\\log_2(2)', None, '\\log_2(3)')
+    >>> discount_expr(1, "log2").latex(), discount_expr(1, "jarvelin-kekalainen")
+    ('\\log_2(2)', None)
+    >>> discount_expr(3, "jarvelin-kekalainen").latex()
+    '\\log_2(3)'
     """
     if discount == "log2":
         return Log2(Num(rank + 1))
@@ -326,8 +329,10 @@ def ndcg_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int | Non
 def gain_values(grades: np.ndarray, gain: Gain) -> np.ndarray:
     """:func:`gain_expr` over an array of grades or codes: not in the qrels is grade 0, pooled-unjudged gains 0.
 
-    >>> gain_values(np.array([-2, -1, 0, 1, 3]), "exponential").tolist(), gain_values(np.array([-1, 2]), {0: 1}).tolist()
-    ([0.0, 0.0, 0.0, 1.0, 7.0], [1.0, 2.0])
+    >>> gain_values(np.array([-2, -1, 0, 1, 3]), "exponential").tolist()
+    [0.0, 0.0, 0.0, 1.0, 7.0]
+    >>> gain_values(np.array([-1, 2]), {0: 1}).tolist()
+    [1.0, 2.0]
     """
     grades = np.asarray(grades, dtype=np.int64)
     grades = np.where(grades == NOT_POOLED, 0, grades)  # an unjudged document has grade 0
@@ -342,8 +347,9 @@ def gain_values(grades: np.ndarray, gain: Gain) -> np.ndarray:
 
 
 def _dcg_prefix(rankings: JudgedRankings, gain: Gain, discount: str) -> np.ndarray:
-    key = ("dcg", _gain_key(gain), discount)
-    return rankings.cached(key, lambda: rankings.prefix(gain_values(rankings.grades, gain) / rankings.discounts(discount)))
+    def compute() -> np.ndarray:
+        return rankings.prefix(gain_values(rankings.grades, gain) / rankings.discounts(discount))
+    return rankings.cached(("dcg", _gain_key(gain), discount), compute)
 
 
 def _ideal_prefix(rankings: JudgedRankings, gain: Gain, discount: str, ideal: str) -> tuple[np.ndarray, np.ndarray]:

@@ -263,10 +263,12 @@ def explain_rndcg(ranking: Sequence[str], judgments: Mapping[str, int], *,
     0.8801
     """
     ranking, codes, levels = _codes(ranking, judgments)
-    value, rows = rndcg_query(codes, levels, gains, relevant=num_relevant(judgments, check_relevance_level(relevance_level)))
-    return _walked("Rndcg", r"\mathrm{RnDCG}", r"\mathrm{RnDCG} = \text{mean of } \mathrm{nDCG@}k \text{ at the R levels}",
-                   "the mean of nDCG at the ranks where the ideal ranking's gain changes, and at the end", value,
-                   ranking, rows,
+    relevant = num_relevant(judgments, check_relevance_level(relevance_level))
+    value, rows = rndcg_query(codes, levels, gains, relevant=relevant)
+    return _walked("Rndcg", r"\mathrm{RnDCG}",
+                   r"\mathrm{RnDCG} = \text{mean of } \mathrm{nDCG@}k \text{ at the R levels}",
+                   "the mean of nDCG at the ranks where the ideal ranking's gain changes, and at the end",
+                   value, ranking, rows,
                    (Column("rank", "k"), Column("item", "document"), Column("gain", "gain"),
                     Column("ideal_gain", "ideal gain"), Column("dcg", "DCG@k"), Column("idcg", "IDCG@k"),
                     Column("ndcg", "nDCG counted here")))
@@ -278,7 +280,8 @@ def explain_bin_g(ranking: Sequence[str], judgments: Mapping[str, int], *,
 
     .. math:: \mathrm{binG} = \frac{1}{R}\sum_{r} \frac{1}{\log_2(2 + n_r)}
 
-    Example (relevant at ranks 1 and 3 of 3, R = 2): :math:`\frac{1}{2}(\frac{1}{\log_2 2} + \frac{1}{\log_2 3}) \approx 0.8155`.
+    Example (relevant at ranks 1 and 3 of 3, R = 2):
+    :math:`\frac{1}{2}(\frac{1}{\log_2 2} + \frac{1}{\log_2 3}) \approx 0.8155`.
 
     >>> round(bin_g(["a", "b", "c"], {"a": 1, "c": 1}), 4)
     0.8155

@@ -62,7 +62,8 @@ def recall_rank(level: float, relevant: int) -> int:
     return round_half_away(level * relevant)
 
 
-def _precisions(ranking: Sequence[str], judgments: Mapping[str, int], relevance_level: int) -> list[tuple[int, int, str]]:
+def _precisions(ranking: Sequence[str], judgments: Mapping[str, int],
+                relevance_level: int) -> list[tuple[int, int, str]]:
     """(m, rank_m, item) for every relevant document retrieved, in rank order."""
     found = []
     for rank, item in enumerate(ranking, start=1):

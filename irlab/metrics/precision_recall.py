@@ -32,8 +32,8 @@ _NO_RELEVANT = "The query has no relevant item: the value is defined as 0 (trec_
 def _with_counts(confusion: Breakdown, *, measure: str, lhs: str, symbolic: str, symbolic_text: str,
                  plugged: Expr, notes: Sequence[str] = ()) -> Breakdown:
     """A metric breakdown over the confusion rows of the same ranking (one computation)."""
-    return Breakdown(measure=measure, value=float(plugged.value()), lhs=lhs, symbolic=symbolic, symbolic_text=symbolic_text,
-                     plugged=plugged, rows=confusion.rows, columns=confusion.columns,
+    return Breakdown(measure=measure, value=float(plugged.value()), lhs=lhs, symbolic=symbolic,
+                     symbolic_text=symbolic_text, plugged=plugged, rows=confusion.rows, columns=confusion.columns,
                      notes=tuple(notes) + confusion.notes, parts=confusion.parts)
 
 
@@ -133,7 +133,9 @@ def recall_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: int, *,
 
 
 def r_cutoff(relevant: int | np.ndarray, mult: float = 1.0) -> int | np.ndarray:
-    r"""The rank R-precision looks at: :math:`\lfloor mult \cdot R + 0.9 \rfloor` (trec_eval ``Rprec_mult``), R at mult 1.
+    r"""The rank R-precision looks at: :math:`\lfloor mult \cdot R + 0.9 \rfloor` (trec_eval ``Rprec_mult``).
+
+    At mult 1 that is R itself.
 
     >>> r_cutoff(4), r_cutoff(4, 0.2), r_cutoff(np.array([0, 7]), 0.35).tolist()
     (4, 1, [0, 3])
@@ -165,7 +167,8 @@ def explain_r_precision(ranking: Sequence[str], judgments: Mapping[str, int], *,
     r = num_relevant(judgments, relevance_level)
     cut = r_cutoff(r, mult)
     scaled = "" if mult == 1.0 else f"_{{{format_number(mult)}}}"
-    lhs, name = rf"\mathrm{{R\text{{-}}precision}}{scaled}", "R-precision" + ("" if mult == 1.0 else f"×{format_number(mult)}")
+    lhs = rf"\mathrm{{R\text{{-}}precision}}{scaled}"
+    name = "R-precision" + ("" if mult == 1.0 else f"×{format_number(mult)}")
     if mult == 1.0:
         symbolic = r"\mathrm{R\text{-}precision} = \mathrm{Precision@}R = \frac{TP@R}{R}"
         words = "R-precision = relevant items in the top R / R, where R is the number of relevant items"
@@ -237,9 +240,13 @@ def precision_kernel(rankings: JudgedRankings, k: int, *, relevance_level: int =
 
 def recall_kernel(rankings: JudgedRankings, k: int, *, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                   denominator: str = "relevant") -> np.ndarray:
-    """:func:`explain_recall_at_k`'s value for every query (trec_eval ``recall_k``; ``relative_P_k`` with ``"min-k-r"``)."""
+    """:func:`explain_recall_at_k`'s value for every query (trec_eval ``recall_k``).
+
+    With ``denominator="min-k-r"`` it is trec_eval's ``relative_P_k``.
+    """
     relevant = rankings.num_rel(relevance_level)
-    return divide(rankings.hits_at(k, relevance_level), relevant if denominator == "relevant" else np.minimum(k, relevant))
+    divisors = relevant if denominator == "relevant" else np.minimum(k, relevant)
+    return divide(rankings.hits_at(k, relevance_level), divisors)
 
 
 def r_precision_kernel(rankings: JudgedRankings, *, relevance_level: int = DEFAULT_RELEVANCE_LEVEL,

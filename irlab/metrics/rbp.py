@@ -133,7 +133,8 @@ def _row_powers(rankings: JudgedRankings, p: float) -> np.ndarray:
     return np.array(_powers(top, p))[rankings.row_rank - 1] if top else np.zeros(0)
 
 
-def rbp_kernel(rankings: JudgedRankings, *, p: float = PERSISTENCE, gains: Mapping[int, float] | None = None) -> np.ndarray:
+def rbp_kernel(rankings: JudgedRankings, *, p: float = PERSISTENCE,
+               gains: Mapping[int, float] | None = None) -> np.ndarray:
     """:func:`explain_rbp`'s value for every query (trec_eval ``rbp``)."""
     tops = np.array([int(np.flatnonzero(row)[-1]) if row.any() else 0 for row in rankings.level_counts > 0])
     width = max(int(rankings.grades.max(initial=0)), max(gains or {0: 0}), 0) + 1

@@ -61,9 +61,10 @@ def explain_reciprocal_rank(ranking: Sequence[str], judgments: Mapping[str, int]
     plugged: Expr = Frac(Num(1), Num(first)) if first else Num(0)
     notes = () if first else (("No relevant item is ranked" + ("" if k is None else f" in the top {k}")
                                + ": the reciprocal rank is defined as 0 (trec_eval)."),)
+    kk = None if k is None else "K"
+    symbolic = rf"{latex_measure('RR', kk)} = \frac{{1}}{{\mathrm{{rank}}_{{\text{{first relevant}}}}}}"
     return Breakdown(measure=measure_name("RR", k), value=float(plugged.value()), lhs=latex_measure("RR", k),
-                     symbolic=rf"{latex_measure('RR', None if k is None else 'K')} = \frac{{1}}{{\mathrm{{rank}}_{{\text{{first relevant}}}}}}",
-                     symbolic_text="RR = 1 / rank of the first relevant item",
+                     symbolic=symbolic, symbolic_text="RR = 1 / rank of the first relevant item",
                      plugged=plugged, rows=tuple(rows),
                      columns=(Column("rank", "rank"), Column("item", "item"), Column("grade", "grade"),
                               Column("relevant", "relevant"), Column("role", "role")),
@@ -98,8 +99,8 @@ def explain_mean_reciprocal_rank(queries: RankedQueries, k: int | None = None, *
     parts = {name: explain_reciprocal_rank(ranking, judgments, k, relevance_level=relevance_level)
              for name, (ranking, judgments) in queries.items()}
     kk = None if k is None else "K"
-    return explain_mean(parts, measure=measure_name("MRR", k), lhs=latex_measure("MRR", k),
-                        symbolic=rf"{latex_measure('MRR', kk)} = \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} \frac{{1}}{{\mathrm{{rank}}_q}}",
+    symbolic = rf"{latex_measure('MRR', kk)} = \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} \frac{{1}}{{\mathrm{{rank}}_q}}"
+    return explain_mean(parts, measure=measure_name("MRR", k), lhs=latex_measure("MRR", k), symbolic=symbolic,
                         symbolic_text="MRR = the mean over the Q queries of 1 / rank of the first relevant item",
                         term_label="RR")
 

@@ -51,7 +51,8 @@ def _rows(ranking: Sequence[str], judgments: Mapping[str, int], relevance_level:
                  for rank, item in enumerate(ranking, start=1) if item != NOT_RANKED)
 
 
-_COLUMNS = (Column("rank", "rank"), Column("item", "document"), Column("grade", "grade"), Column("relevant", "relevant"))
+_COLUMNS = (Column("rank", "rank"), Column("item", "document"), Column("grade", "grade"),
+            Column("relevant", "relevant"))
 
 
 def _breakdown(name: str, lhs: str, symbolic: str, words: str, plugged: Expr, ranking: Sequence[str],
@@ -97,8 +98,10 @@ def explain_set_f(ranking: Sequence[str], judgments: Mapping[str, int], *,
 
     trec_eval's form (``set_F``): :math:`\beta = 1` is F1; 0 when nothing relevant is retrieved.
 
-    >>> explain_set_f(["a", "b", "c", "d"], {"a": 1, "c": 1, "e": 1, "f": 1}).plugged_latex
-    '\\mathrm{SetF}_{1} = \\frac{\\left(1 + 1\\right) \\cdot \\frac{2}{4} \\cdot \\frac{2}{4}}{1 \\cdot \\frac{2}{4} + \\frac{2}{4}} = 0.5'
+    >>> b = explain_set_f(["a", "b", "c", "d"], {"a": 1, "c": 1, "e": 1, "f": 1})
+    >>> print(b.plugged_latex)  # doctest: +NORMALIZE_WHITESPACE
+    \mathrm{SetF}_{1} = \frac{\left(1 + 1\right) \cdot \frac{2}{4} \cdot \frac{2}{4}}{1 \cdot \frac{2}{4} + \frac{2}{4}}
+    = 0.5
     """
     beta = check_beta(beta)
     tp, n, r = set_counts(ranking, judgments, check_relevance_level(relevance_level))
@@ -117,7 +120,9 @@ def explain_set_f(ranking: Sequence[str], judgments: Mapping[str, int], *,
 
 def explain_set_ap(ranking: Sequence[str], judgments: Mapping[str, int], *,
                    relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> Breakdown:
-    r"""Set AP: precision times recall of the retrieved set, :math:`\frac{TP \cdot TP}{n \cdot R}` (trec_eval ``set_map``).
+    r"""Set AP: precision times recall of the retrieved set, :math:`\frac{TP \cdot TP}{n \cdot R}`.
+
+    trec_eval calls it ``set_map``.
 
     >>> set_ap(["a", "b"], {"a": 1, "c": 1})
     0.25

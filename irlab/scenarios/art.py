@@ -240,7 +240,7 @@ def _cat_eyes(style: EyeStyle) -> str:
 
 def _cat_head(fur: CatFur, eyes: EyeStyle = "dark") -> str:
     """A cat's head centred on the origin (about 44 wide, ears to y=-31)."""
-    ear_style = dict(stroke=fur.outline, stroke_width=2.5)
+    ear_style = {"stroke": fur.outline, "stroke_width": 2.5}
     parts = []
     for s in (-1, 1):
         parts.append(_poly([(20 * s, -4), (17 * s, -31), (2 * s, -17)],
@@ -323,7 +323,7 @@ def _hidden_body(fur: Fur, cx: float, cy: float, rx: float, ry: float) -> str:
 def _dog_head(fur: DogFur, collar: str = "#e0474c") -> str:
     """A friendly dog's head centred on the origin: floppy ears, muzzle,
     big nose, tongue out, collar with a tag below the chin."""
-    outline = dict(stroke=fur.outline, stroke_width=2.5, stroke_linejoin="round")
+    outline = {"stroke": fur.outline, "stroke_width": 2.5, "stroke_linejoin": "round"}
     parts = [
         # collar and tag (below the chin, drawn first so the head overlaps it)
         _el("rect", x=-14, y=13, width=28, height=7, rx=3.5, fill=collar,
@@ -392,7 +392,7 @@ class OpenBox:
 def _open_box_back(box: OpenBox, card: Cardboard, inner_wall: bool = False) -> str:
     """Everything behind a box's contents: the back flap and the dark inside."""
     (blx, bly), (brx, bry) = box.back_left, box.back_right
-    edge = dict(stroke=card.edge, stroke_width=2)
+    edge = {"stroke": card.edge, "stroke_width": 2}
     parts = [
         _poly([(blx, bly), (brx, bry), (brx - 3, bry - 15), (blx + 3, bly - 15)],
               fill=card.flap, **edge),
@@ -415,7 +415,7 @@ def _open_box_front(box: OpenBox, card: Cardboard, tape: bool = False) -> str:
     """Everything in front of a box's contents: walls and the open flaps."""
     x, y, w, h = box.x, box.y, box.w, box.h
     (blx, bly), (brx, bry) = box.back_left, box.back_right
-    edge = dict(stroke=card.edge, stroke_width=2)
+    edge = {"stroke": card.edge, "stroke_width": 2}
     parts = []
     if brx > x + w:  # right side wall visible in a three-quarter view
         parts.append(_poly([(x + w, y), (brx, bry), (brx, bry + h), (x + w, y + h)],
@@ -438,7 +438,7 @@ def _open_box_front(box: OpenBox, card: Cardboard, tape: bool = False) -> str:
 def _closed_box(x: float, y: float, w: float, h: float, card: Cardboard,
                 depth: float = 11.0) -> str:
     """A taped-shut box in three-quarter view: front, top and right side."""
-    edge = dict(stroke=card.edge, stroke_width=2)
+    edge = {"stroke": card.edge, "stroke_width": 2}
     top_mid = x + w / 2
     return "".join([
         _poly([(x + w, y), (x + w + depth, y - depth), (x + w + depth, y + h - depth),

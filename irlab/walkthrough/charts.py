@@ -79,7 +79,8 @@ def curves_spec(curves: Mapping[str, Curve], k: int, *, title: str, y_title: str
         traces.append({
             "type": "scatter", "x": list(series.ks), "y": values, "name": name, "mode": "lines+markers+text",
             "text": [format_number(v) if x == k else "" for x, v in zip(series.ks, values)],
-            "textposition": label_position(index, k, series.ks), "textfont": {"color": TEXT_ON_WHITE[colour], "size": 18 if large else 13},
+            "textposition": label_position(index, k, series.ks),
+            "textfont": {"color": TEXT_ON_WHITE[colour], "size": 18 if large else 13},
             "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 3},
             "marker": {"symbol": symbol, "size": [16 if x == k else 9 for x in series.ks], "color": OKABE_ITO[colour]},
             "hovertemplate": f"{name}@%{{x}} = %{{y:.4f}}<extra></extra>"})

@@ -61,7 +61,7 @@ def test_the_solution_notebook_runs_and_every_check_passes(name, kernel_name, tm
     tests = _test_cells(results)
     assert tests
     passed = 0
-    for source, text, _ in tests:
+    for _, text, _ in tests:
         assert re.search(r"\b\d+ passed\b", text), text
         assert "failed" not in text and "error" not in text.lower(), text
         passed += int(re.search(r"\b(\d+) passed\b", text).group(1))

@@ -93,7 +93,7 @@ def test_worksheet_has_data_questions_and_blanks_but_no_answers(ndcg):
 def test_answer_keys_hold_every_answer_with_its_breakdown(cats, render):
     text = render(cats)
     plain = html.unescape(text).replace("\\", "")
-    for question, breakdown in answer_key(cats):
+    for _, breakdown in answer_key(cats):
         assert breakdown.display_value in plain
         assert html.unescape(breakdown.plugged_text) in plain
     assert r"\mathrm{NDCG@}K = \frac{\mathrm{DCG@}K}{\mathrm{IDCG@}K}" in html.unescape(text)  # LaTeX source
@@ -117,7 +117,7 @@ def test_csv_answer_key_for_one_exercise_and_for_variants(ndcg):
     assert len(rows) == 18 and [r["seed"] for r in rows[::6]] == ["1", "2", "3"]
     for row in rows:
         variant = variants[int(row["seed"]) - 1]
-        expected = dict((q.id, b.value) for q, b in answer_key(variant))[row["question_id"]]
+        expected = {q.id: b.value for q, b in answer_key(variant)}[row["question_id"]]
         assert float(row["answer"]) == expected  # to the last digit
 
 

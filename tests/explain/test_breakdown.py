@@ -12,8 +12,10 @@ RELEVANT = {"2": 1, "4": 1, "5": 1, "7": 1}
 
 
 def test_exact_results_use_equals_and_rounded_ones_approx():
-    assert irlab.explain_recall_at_k(CATS, RELEVANT, 2).plugged_latex == r"\mathrm{Recall@}2 = \frac{1}{1 + 3} = 0.25"
-    assert irlab.explain_precision_at_k(CATS, RELEVANT, 3).plugged_latex == r"\mathrm{Precision@}3 = \frac{1}{3} \approx 0.3333"
+    recall = irlab.explain_recall_at_k(CATS, RELEVANT, 2)
+    assert recall.plugged_latex == r"\mathrm{Recall@}2 = \frac{1}{1 + 3} = 0.25"
+    precision = irlab.explain_precision_at_k(CATS, RELEVANT, 3)
+    assert precision.plugged_latex == r"\mathrm{Precision@}3 = \frac{1}{3} \approx 0.3333"
     ndcg = irlab.explain_ndcg_at_k(CATS, {"2": 4, "4": 3}, 2)
     assert r"\approx \frac{2.5237}{" in ndcg.plugged_latex  # rounded inputs: approx on both sides
 
@@ -37,7 +39,8 @@ def test_to_dict_is_json_ready_and_complete():
 
 def test_confusion_shows_each_count_as_a_set():
     breakdown = irlab.explain_confusion_at_k(CATS, RELEVANT, 2)
-    assert breakdown.plugged_text == "TP@2 = |{2}| = 1; FP@2 = |{1}| = 1; FN@2 = |{4, 5, 7}| = 3; TN@2 = |{3, 6, 8}| = 3"
+    assert breakdown.plugged_text == ("TP@2 = |{2}| = 1; FP@2 = |{1}| = 1; "
+                                      "FN@2 = |{4, 5, 7}| = 3; TN@2 = |{3, 6, 8}| = 3")
 
 
 def test_mean_of_no_queries_is_zero_with_a_note():

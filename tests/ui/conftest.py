@@ -187,10 +187,10 @@ class BrowserPage:
         try:
             self.page.wait_for_function(
                 """([row, expected]) => {
-                       const list = Array.from(document.querySelectorAll('[data-testid="irl-root"]'))
-                           .concat(Array.from(document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'))
-                               .map(host => host.shadowRoot && host.shadowRoot.querySelector('[data-testid="irl-root"]'))
-                               .filter(Boolean))[row];
+                       const root = '[data-testid="irl-root"]';
+                       const hosts = Array.from(document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'));
+                       const shadowed = hosts.map(host => host.shadowRoot && host.shadowRoot.querySelector(root));
+                       const list = Array.from(document.querySelectorAll(root)).concat(shadowed.filter(Boolean))[row];
                        return list && list.dataset.order === expected.join(","); }""",
                 arg=[row, expected], timeout=10_000)
         except Exception as error:

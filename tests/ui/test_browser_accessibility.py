@@ -66,8 +66,10 @@ OVERFLOW = """() => {
       if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(p).overflowX)) { inside = true; break; }
       p = p.parentElement;
     }
-    if (!inside && (r.right > main.right + 2 || r.left < main.left - 2))
-      out.push((el.getAttribute('data-testid') || el.tagName) + ' ends at ' + Math.round(r.right) + ' of ' + Math.round(main.right));
+    if (!inside && (r.right > main.right + 2 || r.left < main.left - 2)) {
+      const name = el.getAttribute('data-testid') || el.tagName;
+      out.push(name + ' ends at ' + Math.round(r.right) + ' of ' + Math.round(main.right));
+    }
   }
   return out.slice(0, 5);
 }"""

@@ -9,8 +9,9 @@ no ``data:`` URIs.
 
 Folders: ``tiles`` (the draggable ranking), ``chart`` (Plotly charts drawn in place), ``share`` (copy
 the link), ``shortcuts`` (Ctrl+Z and friends press Undo/Redo), ``pictures`` (the walkthrough's SVG
-pictures as files), ``keyboard`` (a phone's number keyboard for answer boxes). The JavaScript is typed with JSDoc and checked by ``tsc --checkJs``
-(``package.json`` here); pure logic is unit-tested with ``node --test``.
+pictures as files), ``keyboard`` (a phone's number keyboard for answer boxes). The JavaScript is
+typed with JSDoc and checked by ``tsc --checkJs`` (``package.json`` here); pure logic is unit-tested
+with ``node --test``.
 """
 
 from __future__ import annotations

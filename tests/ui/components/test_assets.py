@@ -73,7 +73,8 @@ def test_the_check_would_catch_the_old_inline_components():
 
 def _browser_code() -> dict[str, str]:
     return {str(path.relative_to(components.ROOT)): path.read_text(encoding="utf-8")
-            for path in components.ROOT.rglob("*.js") if "vendor" not in path.parts and "node_modules" not in path.parts}
+            for path in components.ROOT.rglob("*.js")
+            if "vendor" not in path.parts and "node_modules" not in path.parts}
 
 
 # What metric arithmetic would look like in the browser: logarithms (DCG), the TP/FP/FN/TN rule,

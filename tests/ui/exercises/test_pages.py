@@ -434,10 +434,11 @@ def test_download_my_answers_gives_a_file_the_grader_reads(open_page, downloads)
 
 
 def test_the_answer_placeholder_is_never_an_answer_and_counts_read_right(open_page):
+    from irlab.errors import ValidationError
     from irlab.exercises.answers import parse_answer
 
     at = open_page("practise")
     [box] = [t for t in at.text_input if t.label == "Your answer"]
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="is not a number"):
         parse_answer(box.placeholder)  # not a number at all, so never the right one
     assert "1 questions" not in texts(at)

@@ -163,7 +163,8 @@ def test_presentation_mode_shows_ranking_and_numbers_on_one_screen(browser, app_
             const rows = lists.map(l => Array.from(l.querySelectorAll('[data-testid="irl-tile"]')).map(box));
             const list = lists[0];
             const sidebar = document.querySelector('[data-testid="stSidebar"]');
-            return {rows, list: box(list), metrics: Array.from(document.querySelectorAll('[data-testid="irl-metric"]')).map(box),
+            const metrics = Array.from(document.querySelectorAll('[data-testid="irl-metric"]')).map(box);
+            return {rows, list: box(list), metrics,
                     main: box(document.querySelector('[data-testid="stMainBlockContainer"]')),
                     sidebar: sidebar ? sidebar.getAttribute('data-collapsed') : null,
                     sidebarRight: sidebar ? sidebar.getBoundingClientRect().right : 0,

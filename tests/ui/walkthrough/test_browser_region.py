@@ -26,7 +26,8 @@ def test_a_move_in_one_query_touches_only_the_numbers_it_changes(app_page):
     app_page.page.evaluate(WATCH)
     row = 2  # the third query, "dark cat"
     tiles = app_page.tiles(row)
-    dark = app_page.page.locator('[data-testid="irl-list"]').nth(row).locator('[data-testid="irl-tile"][data-item-id="4"]')
+    query_list = app_page.page.locator('[data-testid="irl-list"]').nth(row)
+    dark = query_list.locator('[data-testid="irl-tile"][data-item-id="4"]')
     dark.focus()
     app_page.page.keyboard.press("Shift+Home")
     app_page.wait_for_metric("RR · dark cat", "1")

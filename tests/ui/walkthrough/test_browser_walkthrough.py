@@ -18,6 +18,12 @@ def shown(value: float) -> str:
     return format_number(value)
 
 
+def k_slider_thumb(app_page):
+    """The handle of the page's first slider, the one that sets K."""
+    slider = app_page.page.locator('[data-testid="stSlider"]').first
+    return slider.locator('[role="slider"], input[type="range"]').first
+
+
 def test_a_real_mouse_drag_reorders_tiles_and_updates_the_metrics(app_page):
     app_page.open("recall-precision?k=1")
     assert app_page.metric("Recall@1") == "0" and app_page.metric("Precision@1") == "0"
@@ -59,7 +65,7 @@ def test_keyboard_moves_a_tile_and_keeps_focus_on_it(app_page):
 
 def test_the_slider_moves_k(app_page):
     app_page.open("recall-precision")
-    thumb = app_page.page.locator('[data-testid="stSlider"]').first.locator('[role="slider"], input[type="range"]').first
+    thumb = k_slider_thumb(app_page)
     thumb.focus()
     app_page.page.keyboard.press("ArrowRight")
     app_page.wait_for_metric("Recall@3", "0.25")
@@ -93,7 +99,7 @@ def test_a_copied_link_opens_the_same_state_in_a_new_page(app_page, browser, pag
     app_page.open("ndcg")
     app_page.drag(app_page.tiles().nth(4), app_page.tiles().nth(0), after=False)
     app_page.wait_for_order(["5", "1", "2", "3", "4", "6", "7", "8"])
-    thumb = app_page.page.locator('[data-testid="stSlider"]').first.locator('[role="slider"], input[type="range"]').first
+    thumb = k_slider_thumb(app_page)
     thumb.focus()
     app_page.page.keyboard.press("ArrowRight")
     app_page.wait_for_metric("NDCG@3", shown(irlab.ndcg_at_k(list("51234678"), GRADES, 3)))
