@@ -71,8 +71,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("-l", dest="level", type=int, default=1, metavar="N", help="relevance level (default 1)")
     parser.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                         help="stop with a message when the tests need more computing time than this")
-    parser.add_argument("--max-size", type=int, default=1024, metavar="MB",
-                        help="refuse files larger than this many MB after decompression (default 1024)")
+    parser.add_argument("--max-size", type=int, default=1000, metavar="MB",
+                        help="refuse files larger than this many MB (10^6 bytes) after decompression (default 1000)")
     parser.set_defaults(run=run)
 
 
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from irlab.metrics.measure_names import parse_measure
     from irlab.runs.coverage import coverage
     from irlab.runs.table import results_table
-    from irlab.runs.trec import read_bytes, sniff
+    from irlab.runs.trec import MB, read_bytes, sniff
     from irlab.runs.workspace import read_upload
 
     if len(args.runs) < 2:
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--budget must be a number of seconds above 0, got {args.budget}")
     if len(set(args.runs)) != len(args.runs):
         raise CliError("a run file is given twice")
-    limit = args.max_size << 20
+    limit = args.max_size * MB
     pa.set_memory_pool(pa.system_memory_pool())
     measures = {str(parse_measure(m)): parse_measure(m) for m in (args.measures or DEFAULT_MEASURES)}
     not_means = [name for name, m in measures.items() if m.definition.kind == "text" or m.definition.summary != "mean"]

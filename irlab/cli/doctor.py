@@ -37,8 +37,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="relevance level the runs will be evaluated at (default 1)")
     parser.add_argument("--cutoff", type=int, default=10, metavar="K", help="the rank where ties matter (default 10)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
-    parser.add_argument("--max-size", type=int, default=1024, metavar="MB",
-                        help="refuse files larger than this many MB after decompression (default 1024)")
+    parser.add_argument("--max-size", type=int, default=1000, metavar="MB",
+                        help="refuse files larger than this many MB (10^6 bytes) after decompression (default 1000)")
     parser.set_defaults(run=run)
 
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from irlab.data.judgments import check_relevance_level
     from irlab.runs.doctor import doctor
     from irlab.runs.table_export import plain_text
-    from irlab.runs.trec import read_bytes
+    from irlab.runs.trec import MB, read_bytes
     from irlab.runs.workspace import read_upload
 
     if args.cutoff < 1 or args.cutoff > 1_000_000:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if "-" in args.runs:
         raise CliError("the doctor reads run files, not standard input")
     level = check_relevance_level(args.level)
-    limit = args.max_size << 20
+    limit = args.max_size * MB
     pa.set_memory_pool(pa.system_memory_pool())
     qrels = read_upload(read_bytes(args.qrels, limit=limit), args.qrels, "qrels", limit=limit,
                         mixed_up="; the qrels file comes first, then the runs")

@@ -69,8 +69,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="a measure or set of measures (repeatable; default: official)")
     parser.add_argument("--format", choices=("trec", "json", "csv"), default="trec",
                         help="output format (default: trec_eval's)")
-    parser.add_argument("--max-size", type=int, default=1024, metavar="MB",
-                        help="refuse files larger than this many MB after decompression (default 1024)")
+    parser.add_argument("--max-size", type=int, default=1000, metavar="MB",
+                        help="refuse files larger than this many MB (10^6 bytes) after decompression (default 1000)")
     parser.set_defaults(run=run)
 
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
     from irlab.cli.common import CliError
     from irlab.runs.report import csv_text, json_text, trec_text
-    from irlab.runs.trec import read_qrels_file
+    from irlab.runs.trec import MB, read_qrels_file
 
     if args.depth is not None and args.depth < 1:
         raise CliError(f"-M must be at least 1, got {args.depth}")
@@ -105,9 +105,9 @@ def run(args: argparse.Namespace) -> int:
     # the C library's allocator gives memory back as columns are freed (Arrow's own pools keep it)
     pa.set_memory_pool(pa.system_memory_pool())
     measures = measures_of(args.measures, args.collection)
-    qrels = read_qrels_file(args.qrels, limit=args.max_size << 20)
+    qrels = read_qrels_file(args.qrels, limit=args.max_size * MB)
     evaluations = evaluate_files(qrels, args.runs, measures, relevance_level=args.level, complete=args.complete,
-                                 depth=args.depth, judged_only=args.judged_only, limit=args.max_size << 20)
+                                 depth=args.depth, judged_only=args.judged_only, limit=args.max_size * MB)
     if not args.complete:
         refuse_missing_topics(evaluations)
     if args.format == "json":

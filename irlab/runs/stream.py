@@ -44,7 +44,7 @@ import pyarrow.compute as pc
 
 from irlab.errors import ValidationError
 from irlab.runs.arrow import as_arrow, as_numpy
-from irlab.runs.trec import MAX_FILE_BYTES, RunBlock, run_block
+from irlab.runs.trec import MAX_FILE_BYTES, RunBlock, megabytes, run_block
 
 BLOCK_BYTES = 4 << 20
 """Text read and parsed at once (4 MiB, about 120,000 run lines): the work per block dwarfs the cost of
@@ -152,21 +152,22 @@ class TopicBlocks:
         """The file's text in blocks of about ``block_bytes``, each ending at a line end (the last one may not)."""
         read = 0
         if self.path.stat().st_size > self.limit and not _gzipped(self.path):
-            raise ValidationError(f"the file is more than the {_mb(self.limit)} IR Lab reads", path=self.name)
+            raise ValidationError(f"the file is more than the {megabytes(self.limit)} IR Lab reads", path=self.name)
         with _open(self.path, self.name) as handle:
             rest = b""
             while True:
                 piece = handle.read(self.block_bytes)
                 read += len(piece)
                 if read > self.limit:
-                    raise ValidationError(f"the file is more than the {_mb(self.limit)} IR Lab reads", path=self.name)
+                    raise ValidationError(f"the file is more than the {megabytes(self.limit)} IR Lab reads",
+                                          path=self.name)
                 if not piece:
                     break
                 text = rest + piece if rest else piece
                 cut = text.rfind(b"\n") + 1
                 if cut == 0:
                     if len(text) > 4 * self.block_bytes:
-                        raise ReadWhole(f"{self.name}: a line longer than {_mb(len(text))}")
+                        raise ReadWhole(f"{self.name}: a line longer than {megabytes(len(text))}")
                     rest = text
                     continue
                 rest = text[cut:]
@@ -243,6 +244,3 @@ def _rows(block: RunBlock, keep: np.ndarray) -> RunBlock:
     return RunBlock(block.queries.take(rows), block.docs.take(rows), block.scores[keep], None,
                     None if block.ranks is None else block.ranks[keep])
 
-
-def _mb(size: int) -> str:
-    return f"{size / 2**20:,.0f} MB" if size >= 2**20 else f"{size:,} bytes"

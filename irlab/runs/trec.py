@@ -49,7 +49,9 @@ import pyarrow as pa
 from irlab.errors import ValidationError
 from irlab.runs.arrow import as_arrow, as_numpy
 
-MAX_FILE_BYTES = 1 << 30
+MB = 1_000_000
+"""One megabyte, as every size IR Lab states: 10^6 bytes (a browser's and a shop's megabyte, not 2^20)."""
+MAX_FILE_BYTES = 1_000 * MB
 """The largest qrels or run file read (1 GiB, after decompression): about 25 million run lines."""
 
 _RUN_FIELDS = "query Q0 doc rank score tag"
@@ -261,7 +263,8 @@ def read_bytes(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes | byte
             return _checked_size(data, name, limit, unpacked=True)
         size = path.stat().st_size
         if size > limit:
-            raise ValidationError(f"the file is {_mb(size)}, more than the {_mb(limit)} IR Lab reads", path=name)
+            raise ValidationError(f"the file is {megabytes(size)}, more than the {megabytes(limit)} IR Lab reads",
+                                  path=name)
         data = bytearray(size)  # read into one buffer: read() would hold a second copy for a moment
         handle.readinto(data)
         return data
@@ -270,12 +273,17 @@ def read_bytes(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes | byte
 def _checked_size(data: bytes, name: str, limit: int, *, unpacked: bool = False) -> bytes:
     if len(data) > limit:
         what = "unpacks to" if unpacked else "is"
-        raise ValidationError(f"the file {what} more than the {_mb(limit)} IR Lab reads", path=name)
+        raise ValidationError(f"the file {what} more than the {megabytes(limit)} IR Lab reads", path=name)
     return data
 
 
-def _mb(size: int) -> str:
-    return f"{size / 2**20:,.0f} MB" if size >= 2**20 else f"{size:,} bytes"
+def megabytes(size: int) -> str:
+    """A size in words, in MB of 10^6 bytes.
+
+    >>> megabytes(2 << 30), megabytes(999)
+    ('2,147 MB', '999 bytes')
+    """
+    return f"{size / MB:,.0f} MB" if size >= MB else f"{size:,} bytes"
 
 
 def read_run_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> RunTable:

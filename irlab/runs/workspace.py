@@ -36,6 +36,7 @@ from irlab.metrics.registry import Measure
 from irlab.runs.charts import PrecisionRecallCurve, precision_recall_curve
 from irlab.runs.compare import PAIRS_BUDGET, Comparison, compare, compare_pairs
 from irlab.runs.coverage import Coverage, coverage
+from irlab.runs.doctor import Finding, doctor
 from irlab.runs.evaluate import Evaluation, summarise
 from irlab.runs.judge import PLACEHOLDER, JudgedRun, judge
 from irlab.runs.simulate import simulate
@@ -62,6 +63,8 @@ MAX_JOINS = 4
 """Runs joined with the qrels kept at once (each about 16 bytes per run line)."""
 MAX_RANK_ROWS = 100
 """Ranks shown in a query's rank-by-rank table."""
+QUERIES_PER_PAGE = 50
+"""Queries on one page of the per-query view (a million one-document topics must not reach the browser at once)."""
 SAMPLE_LABEL = "Sample collection (simulated: 50 topics, 3 systems, graded judgments 0-3)"
 
 Progress = Callable[[str], None]
@@ -174,6 +177,7 @@ class Workspace:
         self._joins: OrderedDict[tuple, JudgedRun] = OrderedDict()
         self._values: OrderedDict[tuple, np.ndarray | list[str]] = OrderedDict()
         self._comparisons: OrderedDict[tuple, object] = OrderedDict()
+        self._findings: dict[int, list[Finding]] = {}
 
     # --- building ------------------------------------------------------------------------------
 
@@ -334,6 +338,17 @@ class Workspace:
             self._trim_comparisons()
         return self._comparisons[key]
 
+    def doctor(self, relevance_level: int = 1) -> list[Finding]:
+        """The run doctor's findings on the qrels and every usable run (:mod:`irlab.runs.doctor`; cached).
+
+        The runs are tables, already checked when they were read, so ranks and duplicates are not
+        checked again (their reader refused duplicates).
+        """
+        if relevance_level not in self._findings:
+            self._findings[relevance_level] = doctor(self.qrels, {name: self.runs[name] for name in self.usable_runs()},
+                                                     relevance_level=relevance_level)
+        return self._findings[relevance_level]
+
     def coverage(self, run: str, measures: Sequence[str], options: Options = Options()) -> Coverage:
         """How many judged topics ``run`` misses, and each measure's mean with them (as 0) and without them."""
         return coverage(self.evaluation(run, measures, options))
@@ -408,6 +423,81 @@ class Workspace:
             scores = dict(zip(judged.ranking(query), judged.run.scores[real].tolist()))
         return tuple(RankedDoc(rank, doc, scores.get(doc, float("nan")), judgments.get(doc))
                      for rank, doc in enumerate(ranking, start=1) if doc in scores)
+
+
+@dataclass(frozen=True)
+class QueryPage:
+    """One page of a list of query ids: the ids on it and their positions in the list, its number (from 1),
+    how many pages, how many ids matched."""
+
+    queries: tuple[str, ...]
+    positions: tuple[int, ...]
+    number: int
+    pages: int
+    matches: int
+
+
+def query_page(queries: Sequence[str], search: str = "", number: int = 1,
+               size: int = QUERIES_PER_PAGE) -> QueryPage:
+    """Page ``number`` of the ``queries`` whose id contains ``search`` (case-insensitive), ``size`` per page.
+
+    A number beyond the last page gives the last page; no match gives an empty page 1 of 1.
+
+    >>> ids = [str(q) for q in range(401, 451)]
+    >>> query_page(ids, "", 2, size=20).queries[:2], query_page(ids, "", 2, size=20).pages
+    (('421', '422'), 3)
+    >>> query_page(ids, "44", 1, size=20).queries
+    ('440', '441', '442', '443', '444', '445', '446', '447', '448', '449')
+    >>> query_page(ids, "449").positions, query_page(ids, "x").matches, query_page(ids, "", 99, size=20).number
+    ((48,), 0, 3)
+    """
+    wanted = search.strip().casefold()
+    found = [i for i, q in enumerate(queries) if wanted in q.casefold()] if wanted else range(len(queries))
+    pages = max(1, -(-len(found) // size))
+    number = min(max(1, int(number)), pages)
+    positions = tuple(found[(number - 1) * size:number * size])
+    return QueryPage(tuple(queries[i] for i in positions), positions, number, pages, len(found))
+
+
+def page_of(queries: Sequence[str], query: str, size: int = QUERIES_PER_PAGE) -> int:
+    """The page (from 1) of ``queries`` that holds ``query`` (1 when it is not there).
+
+    >>> page_of([str(q) for q in range(401, 451)], "445", size=20)
+    3
+    """
+    try:
+        return list(queries).index(query) // size + 1
+    except ValueError:
+        return 1
+
+
+READ_FACTOR = 4
+"""Peak memory of reading a run, per byte of (unpacked) text: the text, its columns and the ranking's arrays."""
+GZIP_RATIO = 10
+"""What a .gz file is assumed to unpack to, per byte, before it is unpacked (its size is not known until then)."""
+TABLE_BASE = 64_000_000
+"""A comparison's working memory beside its values: the randomisation test's and the bootstrap's batches."""
+TABLE_FACTOR = 32
+"""Bytes per run, measure and topic while a comparison runs: each value (8 bytes) and its copies."""
+
+
+def memory_to_read(size: int, name: str, limit: int) -> int:
+    """About how many bytes reading a ``size``-byte upload ``name`` takes at its peak (at most ``limit`` unpacked).
+
+    >>> memory_to_read(50_000_000, "run.txt", 100_000_000), memory_to_read(5_000_000, "run.txt.gz", 100_000_000)
+    (200000000, 200000000)
+    """
+    unpacked = min(limit, size * GZIP_RATIO) if name.endswith(".gz") else size
+    return READ_FACTOR * unpacked
+
+
+def memory_to_compare(topics: int, runs: int, measures: int = 1) -> int:
+    """About how many bytes comparing ``runs`` runs on ``topics`` topics and ``measures`` measures takes.
+
+    >>> memory_to_compare(10_000, 80, 6)
+    217600000
+    """
+    return TABLE_BASE + TABLE_FACTOR * topics * runs * measures
 
 
 def _missed(judgments: dict[str, int], retrieved: set[str], level: int) -> tuple[tuple[str, int], ...]:

@@ -222,7 +222,7 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path, capsys):
     with huge.open("wb") as handle:  # a sparse 2 GB file: no disk space used, and it is never read
         handle.truncate(2 << 30)
     status, _, err = run_cli([str(qrels), str(huge)], capsys)
-    assert status == 2 and "2,048 MB, more than the 1,024 MB IR Lab reads" in err
+    assert status == 2 and "2,147 MB, more than the 1,000 MB IR Lab reads" in err
 
 
 def test_a_gzip_bomb_is_stopped_at_the_limit(tmp_path, capsys):

@@ -7,9 +7,19 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.registry import Measure, parse_measure
 from irlab.runs.linkstate import RunsView
-from irlab.runs.workspace import MAX_RANK_ROWS, Options, QueryView, Workspace, measure_at
+from irlab.runs.workspace import (
+    MAX_RANK_ROWS,
+    QUERIES_PER_PAGE,
+    Options,
+    QueryPage,
+    QueryView,
+    Workspace,
+    measure_at,
+    page_of,
+    query_page,
+)
 from irlab.ui.components.pictures import DOCUMENT, picture_url
 from irlab.ui.components.tiles import latest_change, ranking_tiles
 from irlab.ui.kit import formulas
@@ -20,6 +30,8 @@ MAX_TILES = 20
 """Documents shown as tiles at most (K + 5, or 10 without K; the rank-by-rank table goes further)."""
 MAX_LISTED = 20
 """Missed relevant and ideal documents listed."""
+SEARCH = KEY + "w.query_search"
+PAGE = KEY + "w.query_page"
 
 
 def per_query(workspace: Workspace, runs: list[str], measures: list[str], options: Options,
@@ -46,23 +58,53 @@ def per_query(workspace: Workspace, runs: list[str], measures: list[str], option
     st.markdown(f"#### {escape_markdown(measure)} per query")
     query_key = KEY + "w.query"
     linked_query = from_link("query", list(queries))
-    if linked_query is not None:
+    order = [row["query"] for row in rows]
+    if linked_query is not None:  # open the page of the table that holds it
         st.session_state[query_key] = linked_query
-    if st.session_state.get(query_key) not in queries:
-        st.session_state[query_key] = queries[0]
+        st.session_state[SEARCH] = ""
+        st.session_state[PAGE] = page_of(order, linked_query)
+    page = _page_picker(order)
+    shown = [rows[i] for i in page.positions]
     column_config = {"query": st.column_config.TextColumn("query")}
     column_config.update({r: st.column_config.NumberColumn(r, format="%.4f") for r in table_runs})
     if len(table_runs) >= 2:
         column_config["difference"] = st.column_config.NumberColumn(
             f"difference ({others[0]} − {run})", format="%+.4f")
-    st.dataframe(rows, hide_index=True, width="stretch", height=260, column_config=column_config,
-                 key=KEY + "w.table", on_select=lambda: _pick_row(rows), selection_mode="single-row")
-    st.caption("Click a column header to sort, a row to open that query; or pick it below. *None*: the run does not "
-               "rank that query, so trec_eval leaves it out of that run's mean (with -c it counts as 0).")
-    query = st.selectbox("Query", queries, key=query_key)
+    st.dataframe(shown, hide_index=True, width="stretch", height=260, column_config=column_config,
+                 key=KEY + "w.table", on_select=lambda: _pick_row(shown), selection_mode="single-row")
+    st.caption(f"Page {page.number} of {page.pages} ({page.matches:,} quer{'y' if page.matches == 1 else 'ies'}"
+               f"{' matching the search' if st.session_state.get(SEARCH) else ''}, {QUERIES_PER_PAGE} per page). "
+               "Click a column header to sort this page, a row to open that query; or pick it below."
+               + ("" if options.complete else " *None*: the run does not rank that query, so trec_eval leaves it out "
+                                              "of that run's mean (with -c it counts as 0)."))
+    ranked = set(queries)
+    choices = [q for q in page.queries if q in ranked]
+    current = st.session_state.get(query_key)
+    if current not in ranked:
+        current = (choices or list(queries))[0]
+    if current not in choices:  # another page: keep the query open and offer it first
+        choices = [current] + choices
+    st.session_state[query_key] = current
+    query = st.selectbox("Query", choices, key=query_key,
+                         help="The queries of this page of the table (search or turn the page above for others).")
     view = workspace.explain(run, query, measure, options)
     _query_view(workspace, view, options)
     return RunsView(source=link.source, run=run, query=query, measure=base, k=k)
+
+
+def _page_picker(order: list[str]) -> QueryPage:
+    """A search box and a page number: a page of at most QUERIES_PER_PAGE queries reaches the browser."""
+    search_col, page_col = st.columns([3, 1])
+    search = search_col.text_input("Find a query", key=SEARCH, placeholder="a query id, or part of one",
+                                   max_chars=200)
+    pages = query_page(order, search, 1).pages
+    if not 1 <= st.session_state.get(PAGE, 1) <= pages:
+        st.session_state[PAGE] = 1
+    number = page_col.number_input(f"Page (of {pages:,})", min_value=1, max_value=pages, step=1, key=PAGE)
+    page = query_page(order, search, int(number))
+    if not page.matches:
+        st.info(f"No query id contains {search.strip()[:60]!r}.", icon=":material/search_off:")
+    return page
 
 
 def _pick_row(rows: list[dict]) -> None:
@@ -83,26 +125,24 @@ def _query_view(workspace: Workspace, view: QueryView, options: Options) -> None
     counts[1].metric("Retrieved", f"{view.retrieved:,}", border=True)
     counts[2].metric(f"Relevant (grade ≥ {view.relevance_level})", f"{view.num_rel:,}", border=True)
     counts[3].metric("Relevant never retrieved", f"{len(view.missed):,}", border=True)
-    _tiles(workspace, view, options, top_grade)
-    st.markdown("#### The formula, with this query's numbers")
-    formulas.formulas(view.breakdown)
-    for note in view.breakdown.notes:
+    what_if = _tiles(workspace, view, options, top_grade)
+    # after a move, the formula and the rank table are those of the student's order, as the notice says
+    shown = what_if or view
+    st.markdown("#### The formula, with your order" if what_if else "#### The formula, with this query's numbers")
+    formulas.formulas(shown.breakdown)
+    for note in shown.breakdown.notes:
         st.caption(escape_markdown(note))
-    headers, cells = view.breakdown.table()  # doc ids are their own labels
+    headers, cells = shown.breakdown.table()  # doc ids are their own labels
     if cells:
-        with st.expander(f"Rank by rank ({min(len(cells), MAX_RANK_ROWS)} of {len(cells)} rows)"):
+        mine = ", your order" if what_if else ""
+        with st.expander(f"Rank by rank ({min(len(cells), MAX_RANK_ROWS)} of {len(cells)} rows{mine})"):
             st.markdown(markdown_table(headers, cells[:MAX_RANK_ROWS]))
+    if not uses_ideal_ranking(view.measure):
+        _missed(view)
+        return
     missed, ideal = st.columns(2)
     with missed:
-        st.markdown("#### Relevant, never retrieved")
-        if view.missed:
-            st.caption(f"Why recall stays below 1: {len(view.missed)} relevant document"
-                       f"{'s' if len(view.missed) != 1 else ''} the run does not return at any rank.")
-            st.markdown(markdown_table(["doc", "grade"], [[d, str(g)] for d, g in view.missed[:MAX_LISTED]]))
-            if len(view.missed) > MAX_LISTED:
-                st.caption(f"… and {len(view.missed) - MAX_LISTED} more.")
-        else:
-            st.caption("None: the run retrieves every relevant document of this query.")
+        _missed(view)
     with ideal:
         st.markdown("#### The ideal ranking")
         if view.ideal:
@@ -115,12 +155,35 @@ def _query_view(workspace: Workspace, view: QueryView, options: Options) -> None
             st.caption("This query has no relevant judged document, so every measure is 0 for every run.")
 
 
-def _tiles(workspace: Workspace, view: QueryView, options: Options, top_grade: int) -> None:
-    """The top of the ranking as reorderable tiles; a move shows what the measure would be ("what if")."""
+def uses_ideal_ranking(measure: Measure) -> bool:
+    """Whether ``measure`` divides by the score of an ideal ranking (IDCG): the registry says so by the
+    family's ``ideal`` parameter (nDCG, IDCG), which chooses what that ranking sorts.
+
+    >>> from irlab.metrics.registry import Measure, parse_measure
+    >>> uses_ideal_ranking(parse_measure("nDCG@10")), uses_ideal_ranking(parse_measure("AP"))
+    (True, False)
+    """
+    return "ideal" in measure.definition.param_names
+
+
+def _missed(view: QueryView) -> None:
+    st.markdown("#### Relevant, never retrieved")
+    if view.missed:
+        st.caption(f"Why recall stays below 1: {len(view.missed)} relevant document"
+                   f"{'s' if len(view.missed) != 1 else ''} the run does not return at any rank.")
+        st.markdown(markdown_table(["doc", "grade"], [[d, str(g)] for d, g in view.missed[:MAX_LISTED]]))
+        if len(view.missed) > MAX_LISTED:
+            st.caption(f"… and {len(view.missed) - MAX_LISTED} more.")
+    else:
+        st.caption("None: the run retrieves every relevant document of this query.")
+
+
+def _tiles(workspace: Workspace, view: QueryView, options: Options, top_grade: int) -> QueryView | None:
+    """The top of the ranking as reorderable tiles; after a move, the view of the student's order ("what if")."""
     shown = view.ranking[:10 if view.k is None else min(max(view.k + 5, 10), MAX_TILES)]
     if not shown:
         st.info("The run does not rank this query (it counts as 0 because of -c).", icon=":material/info:")
-        return
+        return None
     key = "runs-tiles-" + hashlib.sha1(f"{view.run}\0{view.query}".encode()).hexdigest()[:12]
     change = latest_change(key)
     order = [d.doc for d in shown]
@@ -140,10 +203,12 @@ def _tiles(workspace: Workspace, view: QueryView, options: Options, top_grade: i
                   f"for query {view.query}")
     if what_if is not None:
         st.success(f"What if: with your order, {escape_markdown(view.measure_label)} would be "
-                   f"**{value_text(what_if.value)}** (the run's is {value_text(view.value)}).", icon=":material/lightbulb:")
+                   f"**{value_text(what_if.value)}** (the run's is {value_text(view.value)}); the formula and the rank "
+                   "table below follow your order.", icon=":material/lightbulb:")
     else:
         st.caption("Drag a tile (or focus it and press Shift+Arrow) to see what the measure would be with another "
                    "order; **Reset** restores the run's.")
+    return what_if
 
 
 def _grade_text(grade: int | None, mode: str, top: int) -> str:

@@ -41,9 +41,14 @@ def settings() -> tuple[Options, list[str]]:
         level = st.number_input("Relevance level (-l)", min_value=1, max_value=9, value=1, step=1, key=KEY + "w.level",
                                 help="A grade at least this counts as relevant for binary measures (nDCG uses the "
                                      "grades themselves).")
+        st.session_state.setdefault(KEY + "w.complete", Options().complete)
         complete = st.checkbox("Count judged queries a run misses, as 0 (-c)", key=KEY + "w.complete",
-                               help="Without -c (trec_eval's default) a query the run does not rank is left out of "
-                                    "the mean.")
+                               help="On by default: every judged query counts and one the run does not rank scores "
+                                    "0, as in TREC reports and trec_eval 10.0 with -c (without -c trec_eval 10.0 "
+                                    "refuses such a run). Off: such queries are left out of the mean, as trec_eval "
+                                    "9 did silently, which flatters a run that skips hard queries.")
+        st.caption("On by default: every judged query counts." if complete else
+                   "Off: queries a run misses are left out of its mean (not the default).")
     return Options(int(level), bool(complete)), list(dict.fromkeys(measures)) or list(DEFAULT_MEASURES)
 
 
@@ -70,10 +75,12 @@ def summary(workspace: Workspace, runs: list[str], measures: list[str], options:
     st.dataframe([{"run": r["run"], "run id": r["runid"], "queries": r["queries"],
                    **{m: r[m] for m in measures}} for r in rows],
                  hide_index=True, width="stretch",
-                 column_config={m: st.column_config.NumberColumn(m, format="%.4f", help=measure_help(m)) for m in measures})
+                 column_config={m: st.column_config.NumberColumn(m, format="%.4f", help=measure_help(m))
+                                for m in measures})
     st.caption("The values trec_eval prints on its \"all\" lines (the mean over the evaluated queries"
                + (", every judged query counting" if options.complete else ", queries a run misses left out")
                + "). Switch to **Per query** to see where they come from.")
+    _coverage(workspace, runs, measures, options)
     left, right, _ = st.columns([1, 1, 2])
     # built when clicked; a weak reference, so the button does not keep a closed session's runs alive
     held = weakref.ref(workspace)
@@ -87,3 +94,15 @@ def summary(workspace: Workspace, runs: list[str], measures: list[str], options:
                          mime="text/csv", icon=":material/download:", on_click="ignore", key=KEY + "w.csv")
     right.download_button("Download trec_eval text", data=lambda: report(trec_text), file_name="irlab-evaluation.txt",
                           mime="text/plain", icon=":material/download:", on_click="ignore", key=KEY + "w.trec")
+
+
+def _coverage(workspace: Workspace, runs: list[str], measures: list[str], options: Options) -> None:
+    """Per run, the judged topics it misses and each mean with and without them (the core's sentence, as text)."""
+    partial = [c for c in (workspace.coverage(run, measures, options) for run in runs) if c.missed]
+    if not partial:
+        st.caption(f"Every run ranks every one of the {len(workspace.qrels.query_ids):,} judged queries.")
+        return
+    with st.container(border=True):
+        st.markdown("**Judged queries a run misses**")
+        for c in partial:
+            st.markdown(escape_markdown(c.sentence(measures, counted=options.complete)))

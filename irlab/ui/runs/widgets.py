@@ -11,10 +11,13 @@ import streamlit as st
 from irlab.errors import ValidationError
 from irlab.metrics.registry import parse_measure
 from irlab.runs.linkstate import parse_link
+from irlab.runs.workspace import DEFAULT_MEASURES
 
 KEY = "irlab.runs."
 """The prefix of every session key of the runs page."""
 SOURCE_LABELS = {"sample": "Sample collection (simulated)", "files": "My files"}
+WHERE = {"measure": "among the measures picked above", "query": "a query of this run with judgments"}
+"""Where a link's value was looked for, for its notice (runs and queries: in the loaded files)."""
 
 
 def adopt_link() -> None:
@@ -30,9 +33,15 @@ def adopt_link() -> None:
             st.session_state[KEY + "link." + name] = getattr(view, name)
     if view.measure is not None:
         try:
-            st.session_state[KEY + "link.measure"] = str(parse_measure(view.measure))
+            measure = str(parse_measure(view.measure))
         except ValidationError as error:
             notices.append(f"The link's measure is not one IR Lab knows ({error.message}); it was ignored.")
+        else:
+            st.session_state[KEY + "link.measure"] = measure
+            # a measure the student typed in stays in the picker, so the link opens on it (not on the first one)
+            picked = st.session_state.setdefault(KEY + "w.measures", list(DEFAULT_MEASURES))
+            if measure not in picked:
+                picked.append(measure)
     if view.k is not None:
         st.session_state[KEY + "link.k"] = view.k
     if view.a is not None or view.b is not None:
@@ -49,7 +58,8 @@ def from_link(name: str, options: Sequence[str]) -> str | None:
     if wanted in options:
         return wanted
     st.session_state.setdefault(KEY + "notices", []).append(
-        f"The link's {name} ({wanted[:60]!r}) is not in the loaded files; the first one is shown instead.")
+        f"The link's {name} ({wanted[:60]!r}) is not {WHERE.get(name, 'in the loaded files')}; the first one is "
+        "shown instead.")
     return None
 
 
