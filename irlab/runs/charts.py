@@ -46,20 +46,21 @@ MAX_LABELLED_TOPICS = 60
 def difference_spec(c: Comparison, *, large: bool = False) -> dict[str, Any]:
     """A bar per topic, B − A, sorted ascending; wins solid blue, losses hatched vermillion, ties grey."""
     d = c.differences
+    run_a, run_b = _hover_text(c.run_a), _hover_text(c.run_b)  # Plotly reads tags in any text
     order = np.argsort(d, kind="stable")
-    topics = [c.queries[i] for i in order]
+    topics = [_hover_text(c.queries[i]) for i in order]
     values = d[order].tolist()
     colours = [WIN_COLOUR if v > TIE else LOSS_COLOUR if v < -TIE else TIE_COLOUR for v in values]
     patterns = ["" if v >= -TIE else "/" for v in values]
     size = 18 if large else 13
-    bar = {"type": "bar", "x": topics, "y": values, "name": f"{c.run_b} − {c.run_a}",
+    bar = {"type": "bar", "x": topics, "y": values, "name": f"{run_b} − {run_a}",
            "marker": {"color": colours, "pattern": {"shape": patterns, "fillmode": "overlay", "fgcolor": "#ffffff"},
                       "line": {"color": colours, "width": 1}},
            "customdata": np.column_stack([c.a[order], c.b[order]]).tolist(),
-           "hovertemplate": (f"topic %{{x}}<br>{c.run_a}: %{{customdata[0]:.4f}}<br>{c.run_b}: "
+           "hovertemplate": (f"topic %{{x}}<br>{run_a}: %{{customdata[0]:.4f}}<br>{run_b}: "
                              f"%{{customdata[1]:.4f}}<br>difference: %{{y:+.4f}}<extra></extra>")}
     layout = {
-        "title": {"text": f"{c.measure}: {c.run_b} − {c.run_a}, topic by topic", "x": 0, "font": {"size": size + 2}},
+        "title": {"text": f"{c.measure}: {run_b} − {run_a}, topic by topic", "x": 0, "font": {"size": size + 2}},
         "height": 380 if not large else 480,
         "margin": {"l": 10, "r": 10, "t": 56, "b": 10},
         "font": {"size": size},
@@ -67,12 +68,12 @@ def difference_spec(c: Comparison, *, large: bool = False) -> dict[str, Any]:
         "bargap": 0.15,
         "xaxis": {"title": {"text": f"topics, sorted by difference ({c.n})"}, "type": "category",
                   "showticklabels": c.n <= MAX_LABELLED_TOPICS, "tickangle": -90 if c.n > 15 else 0},
-        "yaxis": {"title": {"text": f"{c.run_b} − {c.run_a}"}, "zeroline": True, "zerolinewidth": 2,
+        "yaxis": {"title": {"text": f"{run_b} − {run_a}"}, "zeroline": True, "zerolinewidth": 2,
                   "zerolinecolor": "#444444"},
         "annotations": [
-            {"text": f"{c.run_b} better ▲", "xref": "paper", "yref": "paper", "x": 0, "y": 1, "xanchor": "left",
+            {"text": f"{run_b} better ▲", "xref": "paper", "yref": "paper", "x": 0, "y": 1, "xanchor": "left",
              "yanchor": "top", "showarrow": False, "font": {"color": WIN_TEXT, "size": size}},
-            {"text": f"{c.run_a} better ▼ (hatched)", "xref": "paper", "yref": "paper", "x": 1, "y": 0,
+            {"text": f"{run_a} better ▼ (hatched)", "xref": "paper", "yref": "paper", "x": 1, "y": 0,
              "xanchor": "right", "yanchor": "bottom", "showarrow": False, "font": {"color": LOSS_TEXT, "size": size}},
         ],
     }

@@ -79,3 +79,16 @@ def test_every_pair_of_many_runs_is_bounded_in_time():
     ws = Workspace(qrels, runs)
     with pytest.raises(BudgetExceeded, match=r"every pair of 30 runs \(435 pairs, 300 topics\)"):
         ws.compare_all(ws.run_names, "AP", budget=0.2)
+
+
+def test_run_and_topic_names_cannot_act_as_markup_in_the_difference_chart(sample):
+    from dataclasses import replace
+
+    c = replace(sample.compare("bm25", "bm25-tuned", "AP"), run_a="<b>a</b>", run_b="<i>%{y}</i>",
+                queries=tuple(f"<u>{q}</u>" for q in sample.compare("bm25", "bm25-tuned", "AP").queries))
+    spec = difference_spec(c)
+    texts = [spec["layout"]["title"]["text"], spec["layout"]["yaxis"]["title"]["text"], spec["data"][0]["name"],
+             spec["data"][0]["hovertemplate"], *(a["text"] for a in spec["layout"]["annotations"]),
+             *spec["data"][0]["x"]]
+    assert not any(tag in text for text in texts for tag in ("<b>", "<i>", "<u>", "%{y}</i>"))
+    assert "&lt;b&gt;a&lt;/b&gt;" in spec["layout"]["title"]["text"]
