@@ -9,18 +9,19 @@ import json
 import resource
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 from markdown_it import MarkdownIt
 
-from irlab.cli import main
 from irlab.runs.compare import compare
 from irlab.runs.simulate import simulate
 from irlab.runs.table import results_table
 from irlab.runs.trec import read_qrels_file, read_run_file
 from irlab.runs.workspace import Workspace
+from tests.cli.conftest import run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,13 +43,8 @@ def files(tmp_path_factory) -> tuple[Path, Path, Path, Path]:
     return qrels, *runs
 
 
-def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
-    try:
-        status = main(["compare", *args])
-    except SystemExit as stop:
-        status = stop.code
-    out, err = capsys.readouterr()
-    return status, out, err
+run_cli = partial(run_command, "compare")
+"""Run ``python -m irlab compare args...`` in this process: (exit status, stdout, stderr)."""
 
 
 def test_the_table_equals_the_workspaces_on_every_judged_topic(files, capsys):

@@ -10,12 +10,14 @@ import io
 import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from irlab.cli import main
 from irlab.metrics.registry import supported_trec_names
+from tests.cli.conftest import run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,14 +39,8 @@ FILES = {"qrels.test", "results.test", "results.trunc", "qrels.rel_level", "qrel
          "results.comment.test"}
 
 
-def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
-    """Run the command line in this process: (exit status, stdout, stderr)."""
-    try:
-        status = main(["evaluate", *args])
-    except SystemExit as stop:
-        status = stop.code
-    out, err = capsys.readouterr()
-    return status, out, err
+run_cli = partial(run_command, "evaluate")
+"""Run ``python -m irlab evaluate args...`` in this process: (exit status, stdout, stderr)."""
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -15,11 +15,12 @@ import random
 import shutil
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from irlab.cli import main
+from tests.cli.conftest import run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 d 1\n2 0 e 1\n3 0 f 1\n3 0 g 0\n"
@@ -59,13 +60,8 @@ def files(tmp_path) -> tuple[Path, Path]:
     return qrels, run
 
 
-def run_cli(args: list[str], capsys) -> tuple[int, str, str]:
-    try:
-        status = main(["evaluate", *args])
-    except SystemExit as stop:
-        status = stop.code
-    out, err = capsys.readouterr()
-    return status, out, err
+run_cli = partial(run_command, "evaluate")
+"""Run ``python -m irlab evaluate args...`` in this process: (exit status, stdout, stderr)."""
 
 
 @pytest.mark.parametrize("args", sorted(TREC_EVAL_10))
