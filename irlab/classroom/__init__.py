@@ -15,8 +15,10 @@ module              what it holds
                     each checking the key
 ``student``         :class:`~irlab.classroom.student.StudentSeat`: what a student sees, answering
 ``records``         the plain records pages read (projector view, student view, versions)
-``activities/``     the activity kinds (a declared set) and their registry
+``activities/``     the activity kinds (a declared set: predict a number, order the pictures, which is
+                    it, an exercise) and their registry
 ``export``          all answers of a class as CSV, formula-neutralised
+``analytics``       after the lecture: per activity and round the share right, named mistakes, time to answer
 ``settings``        ``IRLAB_CLASS_DB`` and ``IRLAB_CLASS_RETENTION_HOURS``
 ``database``        engines per URL and process; SQLite's WAL, busy timeout, foreign keys
 ``schema``          the tables, the schema version and its migrations

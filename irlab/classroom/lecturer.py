@@ -30,6 +30,7 @@ from sqlalchemy import Connection, Row, delete, func, insert, select, update
 from irlab.classroom import rows
 from irlab.classroom.activities import kind as activity_kind
 from irlab.classroom.activities.base import CLOSED, OPEN, REVEALED
+from irlab.classroom.analytics import RoundStats, class_stats, stats_csv
 from irlab.classroom.database import reading, writing
 from irlab.classroom.export import answers_csv
 from irlab.classroom.records import ActivityInfo, ActivityReport, ProjectorView, Versions
@@ -206,3 +207,13 @@ class LecturerDesk:
         """All answers of the class as CSV text (:mod:`irlab.classroom.export`)."""
         with self._read() as (connection, class_row):
             return answers_csv(connection, class_row.id)
+
+    def analytics(self) -> tuple[RoundStats, ...]:
+        """Every round of every activity: share right, named mistakes, time to answer (:mod:`irlab.classroom.
+        analytics`)."""
+        with self._read() as (connection, class_row):
+            return class_stats(connection, class_row.id)
+
+    def analytics_csv(self) -> str:
+        """:meth:`analytics` as CSV text (:func:`irlab.classroom.analytics.stats_csv`)."""
+        return stats_csv(self.analytics())

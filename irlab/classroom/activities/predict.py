@@ -45,33 +45,34 @@ irlab.errors.ValidationError: 'inf' is not a number: type a decimal such as 0.75
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN, Parsed, Respondent, RoundAnswers, StoredAnswer, Verdict
 from irlab.classroom.activities.chapter_numbers import QUESTION, ChapterNumber, chapter_number
 from irlab.classroom.activities.histogram import Histogram, bin_edges, count_into
+from irlab.classroom.activities.states import chapter_of as _chapter
+from irlab.classroom.activities.states import link_parts as _link_parts
+from irlab.classroom.activities.states import plain_text as _plain_text
+from irlab.classroom.activities.states import strict_state as _strict_state
 from irlab.errors import ValidationError
 from irlab.exercises.answers import Feedback, check_answer, parse_answer
 from irlab.exercises.mistakes import MISTAKES
 from irlab.exercises.model import DEFAULT_TOLERANCE, Question
 from irlab.explain.formula import format_number
 from irlab.walkthrough import views
-from irlab.walkthrough.chapters import BY_SLUG, Chapter
+from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.state import WalkthroughState
-from irlab.walkthrough.urlstate import params_from_state, state_from_params
+from irlab.walkthrough.urlstate import params_from_state
 
 MAX_TOLERANCE = 1.0
 MAX_MAGNITUDE = 1e6
 """Answers larger than this (in size) are refused: no number a chapter shows comes near it."""
 MAX_TEXT = 100
-MAX_PARAMS = 20
 MISTAKE_TITLES = {mistake.name: mistake.title for mistake in MISTAKES}
 
 
@@ -286,46 +287,6 @@ def _asked(key: str) -> tuple[Chapter, WalkthroughState, ChapterNumber]:
     chapter = _chapter(settings["chapter"])
     state = _strict_state(settings["params"])
     return chapter, state, chapter_number(state, chapter, settings["number"])
-
-
-def _chapter(slug: object) -> Chapter:
-    if not isinstance(slug, str) or slug not in BY_SLUG:
-        raise ValidationError(f"unknown chapter; the chapters are: {', '.join(BY_SLUG)}", path="chapter")
-    return BY_SLUG[slug]
-
-
-def _strict_state(params: object) -> WalkthroughState:
-    """The state the parameters describe; ValidationError when any of them would be ignored or replaced."""
-    if not isinstance(params, Mapping) or len(params) > MAX_PARAMS \
-            or not all(isinstance(k, str) and isinstance(v, str) for k, v in params.items()):
-        raise ValidationError("the walkthrough state must be its link's parameters (text)", path="params")
-    state, notices = state_from_params({key: value for key, value in params.items() if key != "present"})
-    if notices:
-        raise ValidationError(notices[0], path="params")
-    return state
-
-
-def _link_parts(link: object) -> tuple[str, dict[str, str]]:
-    """(chapter slug, parameters) of a walkthrough link.
-
-    >>> _link_parts("https://lab.example.org/ndcg?order=2,1,3,4,5,6,7,8&k=3")
-    ('ndcg', {'order': '2,1,3,4,5,6,7,8', 'k': '3'})
-    """
-    if not isinstance(link, str) or len(link) > 2000:
-        raise ValidationError("paste a walkthrough link (at most 2,000 characters)", path="link")
-    parts = urlsplit(link.strip())
-    slug = parts.path.rstrip("/").rsplit("/", 1)[-1]
-    if slug not in BY_SLUG:
-        raise ValidationError("this is not a link to a walkthrough chapter; open the chapter and copy its link",
-                              path="link")
-    return slug, dict(parse_qsl(parts.query))
-
-
-def _plain_text(raw: Any) -> str:
-    """The answer as typed, for the CSV: one line, no control characters, at most :data:`MAX_TEXT` characters."""
-    text = raw if isinstance(raw, str) else format_number(raw) if isinstance(raw, (int, float)) else ""
-    text = "".join(c for c in text if unicodedata.category(c)[0] != "C")
-    return re.sub(r"\s+", " ", text).strip()[:MAX_TEXT]
 
 
 def _excerpt(raw: Any) -> str:

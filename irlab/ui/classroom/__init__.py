@@ -18,6 +18,12 @@ module              what it holds
 ``projector``       what the class sees: join code, QR, counts, the question, the reveal (polled)
 ``desk``            the lecturer's controls: start, add a question, show, close, reveal, revote, CSV, delete
 ``student``         the student's screen: join, wait, answer, see whether and why they were right (polled)
+``kinds``           each activity kind's drawing, by role (:class:`~irlab.ui.classroom.kinds.KindPages`)
+``predict``         predict a number: the form, the histogram per round, the answer box
+``order``           order the pictures: the form, heatmap and links to the best and most common order, the tiles
+``choice``          which is it: the form, the shares per option, the option buttons
+``exercise``        an exercise in class: the form, success rates and mistakes live, the gradebook, the boxes
+``analytics``       class analytics after the lecture: share right, time to answer, mistakes; CSV
 ==================  ==================================================================================
 
 Live without push: Streamlit cannot push to a session, so both views poll with a fragment that

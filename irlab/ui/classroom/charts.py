@@ -101,3 +101,81 @@ def answers(count: int) -> str:
     ('1 answer', '0 answers')
     """
     return f"{count} answer{'' if count == 1 else 's'}"
+
+
+# --- order the pictures: where the class put each picture -------------------------------------------------------------
+
+def heatmap_spec(rows: list[str], cells: tuple[tuple[int, ...], ...], *, height: int = 420) -> Spec:
+    """A rank-position heatmap: one row per picture (``rows``: their labels), one column per rank, each cell the
+    number of orders that put the picture at the rank (written in the cell, so the shade is never the only sign).
+
+    >>> spec = heatmap_spec(["1 White cat", "2 Cat in a box"], ((2, 1), (1, 2)))
+    >>> spec["data"][0]["type"], spec["data"][0]["z"], spec["data"][0]["x"]
+    ('heatmap', [[2, 1], [1, 2]], ['rank 1', 'rank 2'])
+    """
+    ranks = [f"rank {r}" for r in range(1, len(cells[0]) + 1)] if cells else []
+    top = max((c for row in cells for c in row), default=0)
+    heat = {
+        "type": "heatmap", "z": [list(row) for row in cells], "x": ranks, "y": list(rows),
+        "text": [[str(c) if c else "" for c in row] for row in cells], "texttemplate": "%{text}",
+        "textfont": {"size": FONT}, "zmin": 0, "zmax": max(1, top), "showscale": False, "xgap": 2, "ygap": 2,
+        "colorscale": [[0.0, "#ffffff"], [0.5, OKABE_ITO["sky"]], [1.0, OKABE_ITO["blue"]]],
+        "hovertemplate": "%{y}, %{x}: %{z} orders<extra></extra>",
+    }
+    return {"data": [heat], "layout": {
+        "height": height, "margin": {"l": 10, "r": 10, "t": 10, "b": 10}, "font": {"size": FONT, "color": "#1a1a1a"},
+        "xaxis": {"side": "top", "fixedrange": True}, "yaxis": {"autorange": "reversed", "fixedrange": True,
+                                                                "automargin": True}}}
+
+
+def describe_heatmap(rows: list[str], cells: tuple[tuple[int, ...], ...], orders: int) -> str:
+    """The heatmap in words: for each picture, the rank most orders gave it.
+
+    >>> describe_heatmap(["1 White cat", "2 Cat in a box"], ((2, 1), (1, 2)), 3)
+    'Where 3 orders put each picture: 1 White cat mostly at rank 1 (2 of 3); 2 Cat in a box mostly at rank 2 (2 of 3).'
+    """
+    parts = []
+    for label, row in zip(rows, cells):
+        rank = max(range(len(row)), key=lambda r: (row[r], -r))
+        parts.append(f"{label} mostly at rank {rank + 1} ({row[rank]} of {orders})")
+    return f"Where {orders} orders put each picture: " + "; ".join(parts) + "."
+
+
+# --- bars: the share of each option, each question's success rate, the named mistakes -----------------------------
+
+def bars_spec(labels: list[str], counts: list[int], *, marked: list[bool] | None = None, total: int | None = None,
+              height: int | None = None) -> Spec:
+    """Horizontal bars, one per label, largest count first as given; ``marked`` bars (the right options) green with
+    a hatch, the others sky blue; each bar says its count (and its share of ``total`` when given).
+
+    >>> spec = bars_spec(["A", "B"], [3, 1], marked=[True, False], total=4)
+    >>> spec["data"][0]["text"], spec["data"][0]["marker"]["pattern"]["shape"]
+    (['3 (75%)', '1 (25%)'], ['/', ''])
+    """
+    marked = marked or [False] * len(labels)
+    text = [f"{c} ({c / total:.0%})" if total else str(c) for c in counts]
+    bar = {
+        "type": "bar", "orientation": "h", "x": counts, "y": labels, "text": text, "textposition": "outside",
+        "cliponaxis": False, "textfont": {"size": FONT, "color": TEXT_ON_WHITE["grey"]},
+        "marker": {"color": [OKABE_ITO["green"] if m else OKABE_ITO["sky"] for m in marked],
+                   "pattern": {"shape": ["/" if m else "" for m in marked], "fgcolor": "#ffffff"}},
+        "hovertemplate": "%{y}: %{x}<extra></extra>", "showlegend": False,
+    }
+    top = max(counts, default=0)
+    return {"data": [bar], "layout": {
+        "height": height or 90 + 56 * len(labels), "margin": {"l": 10, "r": 40, "t": 10, "b": 10},
+        "font": {"size": FONT, "color": "#1a1a1a"},
+        "xaxis": {"range": [0, max(1, top) * 1.35], "dtick": _count_step(top), "fixedrange": True},
+        "yaxis": {"autorange": "reversed", "automargin": True, "fixedrange": True}}}
+
+
+def describe_bars(labels: list[str], counts: list[int], total: int, *, marked: list[bool] | None = None) -> str:
+    """Bars in words (their text alternative).
+
+    >>> describe_bars(["A", "B"], [3, 1], 4, marked=[True, False])
+    'Of 4: A 3 (75%, right); B 1 (25%).'
+    """
+    marked = marked or [False] * len(labels)
+    parts = [f"{label} {count}" + (f" ({count / total:.0%}{', right' if m else ''})" if total else "")
+             for label, count, m in zip(labels, counts, marked)]
+    return f"Of {total}: " + "; ".join(parts) + "."

@@ -64,9 +64,10 @@ def start_screen() -> None:
     """No class yet: what a class is, and the button that starts one."""
     st.markdown(
         "Run the lecture's questions with the whole class: students join on a laptop or a phone with a short "
-        "code or a QR code, predict a number a chapter shows, and you reveal the class's answers: the "
-        "distribution, the share within tolerance and the named mistakes, then a second vote after "
-        "discussion. Students stay anonymous unless you turn nicknames on.")
+        "code or a QR code, then predict a number a chapter shows, drag the pictures into an order toward a "
+        "goal, pick which is it, or work their own variant of an exercise; you reveal the class's answers (the "
+        "distribution, the share right and the named mistakes), then a second vote after discussion. Students "
+        "stay anonymous unless you turn nicknames on.")
     st.button("Start a class", type="primary", icon=":material/groups:", on_click=_start, key="irl-start")
     st.caption("The class and its answers are kept until 24 hours after its last activity (the server's "
                "IRLAB_CLASS_RETENTION_HOURS), or until you delete it.")
@@ -189,6 +190,10 @@ def class_settings(who: Credentials, view: ProjectorView) -> None:
     st.download_button("Download all answers (CSV)", data=answers or "", file_name=f"irlab-class-{who.code}.csv",
                        mime="text/csv", icon=":material/download:", on_click="ignore", disabled=answers is None,
                        key="irl-csv", width="stretch")
+    if view.current is not None:  # the shown activity's own files (an exercise: its gradebook)
+        for number, (label, name, data) in enumerate(pages_of(view.current.info.kind).downloads(view.current)):
+            st.download_button(label, data=data, file_name=name, mime="text/csv", icon=":material/download:",
+                               on_click="ignore", key=f"irl-kind-download-{number}", width="stretch")
     with st.popover("Delete this class now", icon=":material/delete:", width="stretch"):
         st.markdown("This deletes the class, its questions and every answer at once; students see that the class "
                     "has ended. Download the answers first if you want to keep them.")

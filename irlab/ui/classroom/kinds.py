@@ -15,7 +15,7 @@ from typing import Any
 
 from irlab.classroom.records import ActivityReport, StudentActivity
 from irlab.errors import ValidationError
-from irlab.ui.classroom import predict
+from irlab.ui.classroom import choice, exercise, order, predict
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,11 @@ class KindPages:
     * ``projector_blocks(report)``: the live region's blocks (JSON) for the activity on the projector;
     * ``student_question(question)``: what a student reads while a round is open or closed;
     * ``answer_box(activity, send)``: the answer form of an open round (``send(widget_key)`` is its callback);
-    * ``student_result(activity)``: after the reveal, whether and why the student was right.
+    * ``student_result(activity)``: after the reveal, whether and why the student was right;
+    * ``projector_links(report)``: (label, path relative to the app) of links the projector offers below the live
+      region (order the pictures: the class's best and most common order in the walkthrough); none by default;
+    * ``downloads(report)``: (label, file name, CSV text) the lecturer may download for the activity shown (an
+      exercise: its gradebook); none by default.
     """
 
     settings_form: Callable[[str], dict[str, Any] | None]
@@ -34,11 +38,19 @@ class KindPages:
     student_question: Callable[[Any], None]
     answer_box: Callable[[StudentActivity, Callable[[str], None]], None]
     student_result: Callable[[StudentActivity], None]
+    projector_links: Callable[[ActivityReport], list[tuple[str, str]]] = lambda report: []
+    downloads: Callable[[ActivityReport], list[tuple[str, str, str]]] = lambda report: []
 
 
 PAGES: dict[str, KindPages] = {
     predict.KIND: KindPages(predict.settings_form, predict.projector_blocks, predict.student_question,
                             predict.answer_box, predict.student_result),
+    order.KIND: KindPages(order.settings_form, order.projector_blocks, order.student_question, order.answer_box,
+                          order.student_result, order.projector_links),
+    choice.KIND: KindPages(choice.settings_form, choice.projector_blocks, choice.student_question, choice.answer_box,
+                           choice.student_result),
+    exercise.KIND: KindPages(exercise.settings_form, exercise.projector_blocks, exercise.student_question,
+                             exercise.answer_box, exercise.student_result, downloads=exercise.downloads),
 }
 """Every kind's pages by its stored name."""
 

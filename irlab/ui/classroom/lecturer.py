@@ -15,6 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from irlab.classroom.refusals import AccessDenied, ClassNotFound
 from irlab.errors import ValidationError
 from irlab.ui.classroom import credentials
+from irlab.ui.classroom.analytics import analytics_section
 from irlab.ui.classroom.connection import class_store
 from irlab.ui.classroom.desk import UNREACHABLE, round_controls, sidebar_desk, start_screen, take_notice
 from irlab.ui.classroom.links import app_address
@@ -60,3 +61,4 @@ def class_page() -> None:
                    "for the lecturer\u201d until you show one.")
     round_controls(who, view)
     live_projector(who, address)
+    analytics_section(who)

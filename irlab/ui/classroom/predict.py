@@ -32,8 +32,8 @@ from irlab.exercises.answers import Feedback
 from irlab.exercises.model import DEFAULT_TOLERANCE
 from irlab.explain.formula import format_number
 from irlab.ui.classroom.charts import answers, describe_histogram, histogram_spec
-from irlab.ui.components.keyboard import number_keyboard
 from irlab.ui.classroom.links import session_state_of_walkthrough, state_of_link
+from irlab.ui.components.keyboard import number_keyboard
 from irlab.ui.kit.formulas import breakdown as breakdown_markdown
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown

@@ -104,6 +104,12 @@ def draw(view: ProjectorView, address: str) -> None:
                            f"{len(view.activities)}:", "text": info.title})
             blocks += pages_of(info.kind).projector_blocks(view.current)
         live_region(blocks, key=REGION, present=True)
+        if view.current is not None:
+            links = pages_of(view.current.info.kind).projector_links(view.current)
+            if links:
+                with st.container(key="irl-projector-links", horizontal=True):
+                    for label, path in links:
+                        st.link_button(label, f"{address}/{path}", icon=":material/open_in_new:")
 
 
 def live_projector(credentials: Credentials, address: str) -> None:

@@ -8,7 +8,6 @@ each its own session, with the few moves the tests make and what they read back.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from irlab.classroom.database import forget_engine
 from tests.classroom.conftest import postgres_server, postgres_url  # noqa: F401 - fixtures used here
-from tests.ui.conftest import ROOT
+from tests.ui.conftest import ROOT, region_blocks
 
 CLASS_PAGE, JOIN_PAGE = "pages/class.py", "pages/join.py"
 
@@ -57,17 +56,7 @@ def param(at: AppTest, name: str) -> str | None:
 
 def region(at: AppTest) -> list[dict]:
     """The blocks of the projector's live region (nested ones too), as the component received them."""
-    found: list[dict] = []
-
-    def walk(blocks: list[dict]) -> None:
-        for block in blocks:
-            found.append(block)
-            walk(block.get("children", []))
-
-    for element in at.get("bidi_component"):
-        if element.proto.component_name == "irlab.region":
-            walk(json.loads(element.proto.json)["blocks"])
-    return found
+    return region_blocks(at)
 
 
 def counts(at: AppTest) -> dict[str, str]:
@@ -134,6 +123,18 @@ class Lecturer:
         self.at.sidebar.button(key="irl-add-show" if show else "irl-add-later").click()
         return self.run()
 
+    def add_kind(self, kind: str, *, show: bool = True, **choices: object) -> Lecturer:
+        """Add an activity of ``kind`` from the sidebar's form; ``choices``: widget key suffix -> value
+        (``goal="best-ndcg"`` sets the widget ``irl-add-<kind>.goal``), set in the order given."""
+        self.at.sidebar.selectbox(key="irl-add-kind").set_value(kind).run()
+        for suffix, value in choices.items():
+            key = f"irl-add-{kind}.{suffix}"
+            widget = next(w for kind_ in ("selectbox", "radio", "text_input", "multiselect", "number_input")
+                          for w in getattr(self.at.sidebar, kind_) if w.key == key)
+            widget.set_value(value).run()
+        self.at.sidebar.button(key="irl-add-show" if show else "irl-add-later").click()
+        return self.run()
+
     def control(self, label: str) -> Lecturer:
         """Press a round control by the start of its label (Close answers, Reveal, Revote, Hide the question)."""
         button = next(b for b in self.at.main.button if b.label.startswith(label))
@@ -176,6 +177,14 @@ class Student:
         box = next(t for t in self.at.text_input if t.key.startswith("irl-answer-"))
         box.set_value(text)
         next(b for b in self.at.button if b.key and b.key.startswith("irl-send-")).click()
+        return self.run()
+
+    def send_order(self, order: str) -> Student:
+        """Send ``order`` ("2,1,3,...") as if dragged: the tiles' change as the component reports it, then Send."""
+        send = next(b for b in self.at.button if b.key and b.key.startswith("irl-send-"))
+        self.at.session_state[send.key.replace("irl-send-", "irl-order-")] = {"change": {
+            "order": order.split(","), "grades": None, "seq": 1, "action": "drag", "item": None}}
+        send.click()
         return self.run()
 
     def can_answer(self) -> bool:
