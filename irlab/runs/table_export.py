@@ -92,10 +92,7 @@ def table_text(table: ResultsTable, *, intervals: bool = True) -> str:
             cells.append(text + (f" {cell.interval}" if intervals else ""))
         rows.append([table.letters[run], plain_text(run), *cells])
     lines = [_settings(table), "", *_aligned([header, *rows])]
-    for against in table.compared_with:
-        others = [run for run in table.runs if run != against]
-        if not others or (table.all_pairs and against != table.runs[0]):
-            continue
+    for against, others in _wtl_groups(table):
         lines += ["", f"wins / ties / losses against {table.letters[against]} ({plain_text(against)}): topics where "
                       "the run is better / equal / worse"]
         wtl = [[table.letters[run], plain_text(run),
@@ -123,6 +120,16 @@ def _marks_width(table: ResultsTable, measure: str) -> int:
 def _aligned(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+
+
+def _wtl_groups(table: ResultsTable) -> list[tuple[str, list[str]]]:
+    """Each run the others are compared with (a baseline, or the first run for every pair), and those others."""
+    groups = []
+    for against in table.compared_with:
+        others = [run for run in table.runs if run != against]
+        if others and not (table.all_pairs and against != table.runs[0]):
+            groups.append((against, others))
+    return groups
 
 
 def _wtl(table: ResultsTable, run: str, against: str, measure: str) -> str:
@@ -159,6 +166,13 @@ def table_markdown(table: ResultsTable, *, intervals: bool = True, legend: bool 
             cells.append(text)
         lines.append(f"| {table.letters[run]} | {markdown_text(run)} | " + " | ".join(cells) + " |")
     if legend:
+        for against, others in _wtl_groups(table):
+            lines += ["", f"Wins / ties / losses against {table.letters[against]} ({markdown_text(against)}): "
+                          "topics where the run is better / equal / worse", "",
+                      "| | run | " + " | ".join(markdown_text(m) for m in table.measures) + " |",
+                      "|---|---|" + "---:|" * len(table.measures)]
+            lines += [f"| {table.letters[run]} | {markdown_text(run)} | "
+                      + " | ".join(_wtl(table, run, against, m) for m in table.measures) + " |" for run in others]
         missed = [c for c in table.coverage.values() if c.missed]
         lines += ["", *(markdown_text(c.sentence(list(table.measures), counted=table.missed_count)) + "\n"
                         for c in missed)]

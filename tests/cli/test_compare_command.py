@@ -93,8 +93,9 @@ def test_baselines_tests_corrections_and_formats(files, capsys):
     assert status == 0 and "\\begin{tabular}{llrrr}" in out and "\\toprule" in out and "Tukey" in out
     status, out, _ = run_cli(["--format", "markdown", *map(str, files)], capsys)
     html = MarkdownIt("commonmark").enable("table").render(out)
-    assert status == 0 and html.count("<tr>") == 4 and "How to read this table" not in html
-    assert "Runs have letters" in html
+    # the table (a header and 3 runs), then wins / ties / losses against the baseline (a header and 2 runs)
+    assert status == 0 and html.count("<tr>") == 4 + 3 and "How to read this table" not in html
+    assert "Runs have letters" in html and "Wins / ties / losses against a" in html
 
 
 def test_per_query_values_are_written_for_every_run(files, tmp_path, capsys):
