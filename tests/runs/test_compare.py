@@ -112,7 +112,7 @@ def test_chart_sorts_topics_and_marks_losses_without_colour():
     c = compare([0.5, 0.2, 0.4, 0.1], [0.7, 0.1, 0.4, 0.9], ["q1", "q2", "q3", "<b>q4</b>"], measure="AP")
     spec = difference_spec(c)
     bar = spec["data"][0]
-    assert bar["x"] == ["q2", "q3", "q1", "<b>q4</b>"]
+    assert bar["x"] == ["q2", "q3", "q1", "&lt;b&gt;q4&lt;/b&gt;"]  # text: shown, never read as markup
     assert bar["y"] == sorted(bar["y"])
     assert bar["marker"]["pattern"]["shape"] == ["/", "", "", ""]  # the loss is hatched, not only coloured
     import plotly.graph_objects as go
