@@ -47,6 +47,6 @@ def sources_markdown() -> str:
     >>> sources_markdown().splitlines()[0].split("](")[0]
     '- **The article**: [Laura Carnevali, “Evaluation Measures in Information Retrieval”, Pinecone, 2023'
     """
-    return "\n".join(f"- **{source.short.capitalize()}**: "
+    return "\n".join(f"- **{source.short[0].upper()}{source.short[1:]}**: "
                      + (f"[{source.title}]({source.url})" if source.url else source.title)
                      + f" ({source.what})" for source in SOURCES)

@@ -83,3 +83,10 @@ def test_nothing_is_wider_than_its_column(app_page, size):
         app_page.open(slug)
         time.sleep(0.4)
         assert app_page.page.evaluate(OVERFLOW) == [], slug
+        assert app_page.page.evaluate(CUT_CARD_TITLES) == [], slug
+
+
+CUT_CARD_TITLES = """() => Array.from(
+    document.querySelectorAll('[class*="st-key-irl-card-"] [data-testid="stPageLink"] a *'))
+  .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())"""
+"""The home page's card titles that do not fit their card (Streamlit's page links cut a long label short)."""
