@@ -61,7 +61,8 @@ def test_a_session_over_its_budget_is_refused_and_another_is_not(browser, start_
                 wait_until_ready(page)
             runs_input = pages[0].get_by_test_id("stFileUploaderDropzoneInput").nth(1)
             runs_input.set_input_files(str(run))
-            pages[0].wait_for_function("() => document.body.innerText.includes('run.txt')", timeout=20_000)
+            # the chip shows at once; the page names the run only after its upload reached the server and was read
+            pages[0].wait_for_function("() => document.body.innerText.includes('Read run.txt')", timeout=30_000)
             deadline = time.monotonic() + 20
             while not puts and time.monotonic() < deadline:
                 pages[0].wait_for_timeout(200)
