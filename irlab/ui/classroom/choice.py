@@ -30,14 +30,13 @@ from irlab.classroom.activities.choice import (
 )
 from irlab.classroom.activities.concepts import CONCEPT, CONCEPTS
 from irlab.classroom.records import ActivityReport, StudentActivity
-from irlab.errors import ValidationError
 from irlab.metrics.confusion import CLASS_LABELS
 from irlab.ui.classroom.charts import answers, bars_spec, describe_bars
-from irlab.ui.classroom.links import session_state_of_walkthrough, state_of_link
+from irlab.ui.classroom.links import pick_state
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown
 from irlab.ui.kit.screen import block_json
-from irlab.walkthrough.chapters import BY_SLUG, CHAPTERS
+from irlab.walkthrough.chapters import BY_SLUG
 from irlab.walkthrough.screens import Chart, Columns, Details, Heading, Paragraph, Pictures, Table
 from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
 from irlab.walkthrough.urlstate import params_from_state
@@ -45,7 +44,6 @@ from irlab.walkthrough.views import TileRow
 
 KIND = "choice"
 STATE_QUESTION, CONCEPT_QUESTION = "About a walkthrough state", "A concept question"
-FROM_SESSION, FROM_LINK = "The walkthrough as it stands in this session", "A walkthrough link"
 ABOUT = {**{name: f"Which pictures are {CLASS_LABELS[name[6:]]}s ({name[6:]}) at K?" for name in CLASSES},
          "lowest:AP": "Which query has the lowest AP@K? (chapter 4)", "lowest:RR": "Which query has the lowest RR? "
          "(chapter 3)"}
@@ -60,20 +58,10 @@ def settings_form(prefix: str) -> dict[str, Any] | None:
         concept = st.selectbox("Concept question", [c.id for c in CONCEPTS], key=f"{prefix}concept",
                                format_func=lambda c: CONCEPT[c].title)
         return {"concept": concept}
-    source = st.radio("The state", (FROM_SESSION, FROM_LINK), key=f"{prefix}source")
-    if source == FROM_SESSION:
-        chapter = st.selectbox("Chapter", CHAPTERS, index=0, key=f"{prefix}chapter",
-                               format_func=lambda c: f"{c.number}. {c.title}")
-        state, link = session_state_of_walkthrough(), None
-    else:
-        link = st.text_input("Walkthrough link", key=f"{prefix}link", placeholder="http://.../map?k=3")
-        if not link:
-            return None
-        try:
-            chapter, state = state_of_link(link)
-        except ValidationError as error:
-            st.warning(escape_markdown(error), icon=":material/link_off:")
-            return None
+    picked = pick_state(prefix, "The state", chapter_slug="actual-vs-predicted", placeholder="http://.../map?k=3")
+    if picked is None:
+        return None
+    chapter, state, link = picked
     offered = [*CLASSES, *(name for name, slug in LOWEST.items() if slug == chapter.slug)]
     about = st.selectbox("Ask", offered, key=f"{prefix}about.{chapter.slug}", format_func=ABOUT.get)
     if link is not None:

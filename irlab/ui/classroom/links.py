@@ -19,7 +19,8 @@ import streamlit as st
 
 from irlab.classroom.records import NewClass
 from irlab.errors import ValidationError
-from irlab.walkthrough.chapters import BY_SLUG, Chapter
+from irlab.ui.kit.markdown import escape_markdown
+from irlab.walkthrough.chapters import BY_SLUG, CHAPTERS, Chapter
 from irlab.walkthrough.state import DEFAULT_STATE, WalkthroughState
 from irlab.walkthrough.urlstate import state_from_params
 
@@ -91,3 +92,32 @@ def state_of_link(link: object) -> tuple[Chapter, WalkthroughState]:
     if notices:
         raise ValidationError(notices[0])
     return BY_SLUG[slug], state
+
+
+FROM_SESSION, FROM_LINK = "The walkthrough as it stands in this session", "A walkthrough link"
+"""Where a question's walkthrough state comes from: the lecturer's own session, or a link they paste."""
+
+
+PickedState = tuple[Chapter, WalkthroughState, str | None]
+"""A question's chapter, its walkthrough state, and the link it came from (None: the lecturer's session)."""
+
+
+def pick_state(prefix: str, label: str, *, chapter_slug: str,
+               placeholder: str = "http://.../ndcg?order=2,1,...&k=3") -> PickedState | None:
+    """The lecturer's choice of a walkthrough state for a question: (chapter, state, the link or None), or None
+    while a link is missing or refused (the refusal shown as a warning). Widgets keyed under ``prefix``."""
+    source = st.radio(label, (FROM_SESSION, FROM_LINK), key=f"{prefix}source")
+    if source == FROM_SESSION:
+        chapter = st.selectbox("Chapter", CHAPTERS, index=CHAPTERS.index(BY_SLUG[chapter_slug]),
+                               format_func=lambda c: f"{c.number}. {c.title}", key=f"{prefix}chapter")
+        return chapter, session_state_of_walkthrough(), None
+    link = st.text_input("Walkthrough link", key=f"{prefix}link", placeholder=placeholder,
+                         help="Open a chapter, set the ranking, K and mode, and copy its link (sidebar).")
+    if not link:
+        return None
+    try:
+        chapter, state = state_of_link(link)
+    except ValidationError as error:
+        st.warning(escape_markdown(error), icon=":material/link_off:")
+        return None
+    return chapter, state, link

@@ -24,42 +24,29 @@ from irlab.classroom.activities.order import GOALS, OrderFeedback, OrderQuestion
 from irlab.classroom.activities.predict import NumberSummary
 from irlab.classroom.activities.states import walkthrough_path
 from irlab.classroom.records import ActivityReport, StudentActivity
-from irlab.errors import ValidationError
 from irlab.explain.formula import format_number
 from irlab.ui.classroom.charts import answers, describe_heatmap, heatmap_spec, histogram_spec
-from irlab.ui.classroom.links import session_state_of_walkthrough, state_of_link
+from irlab.ui.classroom.links import pick_state
 from irlab.ui.components.pictures import picture_url
 from irlab.ui.components.tiles import latest_change, ranking_tiles
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown
 from irlab.ui.kit.screen import block_json
-from irlab.walkthrough.chapters import CHAPTERS
 from irlab.walkthrough.screens import Chart, Columns, Details, Heading, Paragraph, Pictures, Table
 from irlab.walkthrough.state import SCENARIO
 from irlab.walkthrough.urlstate import params_from_state
 
 KIND = "order"
-FROM_SESSION, FROM_LINK = "The walkthrough as it stands in this session", "A walkthrough link"
 
 
 # --- the lecturer's form ---------------------------------------------------------------------------------------------
 
 def settings_form(prefix: str) -> dict[str, Any] | None:
     """The activity's raw settings (for the kind to check), or None while the form is incomplete."""
-    source = st.radio("The starting order and K", (FROM_SESSION, FROM_LINK), key=f"{prefix}source")
-    if source == FROM_SESSION:
-        chapter = st.selectbox("Chapter", CHAPTERS, index=len(CHAPTERS) - 2, key=f"{prefix}chapter",
-                               format_func=lambda c: f"{c.number}. {c.title}")
-        state, link = session_state_of_walkthrough(), None
-    else:
-        link = st.text_input("Walkthrough link", key=f"{prefix}link", placeholder="http://.../ndcg?order=2,1,...&k=3")
-        if not link:
-            return None
-        try:
-            chapter, state = state_of_link(link)
-        except ValidationError as error:
-            st.warning(escape_markdown(error), icon=":material/link_off:")
-            return None
+    picked = pick_state(prefix, "The starting order and K", chapter_slug="ndcg", placeholder="http://.../ndcg?order=2,1,...&k=3")
+    if picked is None:
+        return None
+    chapter, state, link = picked
     described = ", ".join(f"{name} {value}" for name, value in params_from_state(state, chapter).items())
     st.caption(escape_markdown(f"{chapter.title}: {described}"))
     k = state.effective_k(chapter)

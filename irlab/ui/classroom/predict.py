@@ -27,25 +27,22 @@ from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN
 from irlab.classroom.activities.chapter_numbers import chapter_number, offered
 from irlab.classroom.activities.predict import NumberSummary, PredictQuestion, PredictSolution, predict_settings
 from irlab.classroom.records import ActivityReport, StudentActivity
-from irlab.errors import ValidationError
 from irlab.exercises.answers import Feedback
 from irlab.exercises.model import DEFAULT_TOLERANCE
 from irlab.explain.formula import format_number
 from irlab.ui.classroom.charts import answers, describe_histogram, histogram_spec
-from irlab.ui.classroom.links import session_state_of_walkthrough, state_of_link
+from irlab.ui.classroom.links import pick_state
 from irlab.ui.components.keyboard import number_keyboard
 from irlab.ui.kit.formulas import breakdown as breakdown_markdown
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown
 from irlab.ui.kit.screen import block_json
-from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.screens import Chart, Columns, Details, Heading, Paragraph, Pictures, Table, breakdown
 from irlab.walkthrough.state import SCENARIO
 from irlab.walkthrough.urlstate import params_from_state
 from irlab.walkthrough.views import TileRow
 
 KIND = "predict"
-FROM_SESSION, FROM_LINK = "The walkthrough as it stands in this session", "A walkthrough link"
 
 
 # --- the lecturer's form ---------------------------------------------------------------------------------------------
@@ -53,21 +50,10 @@ FROM_SESSION, FROM_LINK = "The walkthrough as it stands in this session", "A wal
 def settings_form(prefix: str) -> dict[str, Any] | None:
     """The question's settings (raw, for the kind to check), or None while the form is incomplete; widgets keyed
     under ``prefix``."""
-    source = st.radio("The ranking and K", (FROM_SESSION, FROM_LINK), key=f"{prefix}source")
-    if source == FROM_SESSION:
-        chapter = st.selectbox("Chapter", CHAPTERS, index=CHAPTERS.index(_chapter("ndcg")),
-                               format_func=lambda c: f"{c.number}. {c.title}", key=f"{prefix}chapter")
-        state, link = session_state_of_walkthrough(), None
-    else:
-        link = st.text_input("Walkthrough link", key=f"{prefix}link", placeholder="http://.../ndcg?order=2,1,...&k=3",
-                             help="Open a chapter, set the ranking, K and mode, and copy its link (sidebar).")
-        if not link:
-            return None
-        try:
-            chapter, state = state_of_link(link)
-        except ValidationError as error:
-            st.warning(escape_markdown(error), icon=":material/link_off:")
-            return None
+    picked = pick_state(prefix, "The ranking and K", chapter_slug="ndcg", placeholder="http://.../ndcg?order=2,1,...&k=3")
+    if picked is None:
+        return None
+    chapter, state, link = picked
     described = ", ".join(f"{name} {value}" for name, value in params_from_state(state, chapter).items())
     st.caption(escape_markdown(f"{chapter.title}: {described}"))
     choices = dict(offered(state, chapter))
@@ -80,10 +66,6 @@ def settings_form(prefix: str) -> dict[str, Any] | None:
     if link is not None:
         return {"link": link, "number": number, "tolerance": float(tolerance)}
     return predict_settings(state, chapter, number, float(tolerance))
-
-
-def _chapter(slug: str) -> Chapter:
-    return next(c for c in CHAPTERS if c.slug == slug)
 
 
 # --- the projector ---------------------------------------------------------------------------------------------------
