@@ -1,8 +1,9 @@
 """A class through ``deploy/run-local --replicas 2``: students on both replicas, one replica killed mid-activity.
 
 Every replica opens the same class store (``--class-db``), so a student whose replica dies reconnects through
-nginx to the other one, whose new session finds them again from the code and token in their link: same
-student, same answer, and their next answer replaces it. No answer is lost (answers in the database = the
+nginx to the other one (or to the dead one once run-local has restarted it, when the browser's reconnection
+comes later than the restart), whose new session finds them again from the code and token in their link:
+same student, same answer, and their next answer replaces it. No answer is lost (answers in the database = the
 answers the students last sent) and the class goes on (the reveal reaches everyone).
 """
 
@@ -29,17 +30,26 @@ def _page(browser, url: str, path: str, *, route: str | None = None, viewport=LA
     if route is not None:  # nginx's cookie: which replica serves this browser
         context.add_cookies([{"name": "irlab_route", "value": route, "url": url}])
     page = context.new_page()
+    sockets = SOCKETS.setdefault(page, [])
+    page.on("websocket", lambda socket: sockets.append(socket))
     page.goto(f"{url}/{path}")
     wait_for_app(page)
     return page
 
 
-def _wait_for_route(context, route: str, timeout: float = 60) -> None:
-    """Wait until nginx's cookie says ``route`` served this browser (its websocket reconnected there)."""
+SOCKETS: dict = {}
+"""Each page's websockets, in the order the browser opened them."""
+
+
+def _wait_for_reconnection(page, opened_before: int, timeout: float = 90) -> str:
+    """Wait until the page's websocket has reconnected (a new socket, still open) after its replica died; the
+    replica that took it, by nginx's cookie."""
     deadline = time.monotonic() + timeout
-    while next((c["value"] for c in context.cookies() if c["name"] == "irlab_route"), None) != route:
-        assert time.monotonic() < deadline, f"the browser never reached {route}"
-        time.sleep(0.1)
+    sockets = SOCKETS[page]
+    while len(sockets) <= opened_before or sockets[-1].is_closed():
+        assert time.monotonic() < deadline, "the browser never reconnected"
+        page.wait_for_timeout(100)  # lets Playwright deliver the page's events
+    return next((c["value"] for c in page.context.cookies() if c["name"] == "irlab_route"), "")
 
 
 def test_students_on_both_replicas_lose_nothing_when_one_replica_dies(browser, tmp_path):
@@ -61,10 +71,11 @@ def test_students_on_both_replicas_lose_nothing_when_one_replica_dies(browser, t
         wait_for_count(lecturer, "Answers, round 1", "4")
 
         victim = cluster.replica_pids()[cluster.port_of("r1")]
+        opened = {student: len(SOCKETS[student]) for student in students}
         os.kill(victim, signal.SIGKILL)  # mid-activity: the round is open, two students were on it
         for number, (student, route) in enumerate(zip(students, routes)):
-            if route == "r1":  # reconnected to the other replica: the same student, with the answer they sent
-                _wait_for_route(student.context, "r2")
+            if route == "r1":  # reconnected: the same student, with the answer they sent
+                assert _wait_for_reconnection(student, opened[student]) in {"r1", "r2"}
                 wait_for_app(student)
                 expect(student.get_by_text(f"Your answer in this round: {number}.")).to_be_visible(timeout=TIMEOUT)
                 answer(student, f"{number}.5")
@@ -78,4 +89,5 @@ def test_students_on_both_replicas_lose_nothing_when_one_replica_dies(browser, t
             stored = sorted(text for (text,) in connection.execute("select text from answers"))
         assert stored == expected
         for page in [lecturer, *students]:
+            SOCKETS.pop(page, None)
             page.context.close()
