@@ -147,7 +147,7 @@ def _rankings(exercise: Exercise) -> None:
 def student_question(question: ExerciseQuestion) -> None:
     """The student's own variant: its title, its seed, and the rankings with their grades."""
     variant = f" \u00b7 your variant {question.seed}" if question.seed is not None else ""
-    st.markdown(f"**{escape_markdown(question.exercise.title)}**{escape_markdown(variant)}")
+    st.markdown(f"**{escape_markdown(question.exercise.title)}**{variant}")  # the seed is a number: nothing to escape
     _rankings(question.exercise)
 
 

@@ -24,8 +24,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-MB = 1_000_000
-"""A megabyte, as every limit of IR Lab counts it: 10^6 bytes."""
+from irlab.runs.trec import MB
 
 
 @dataclass(frozen=True)
