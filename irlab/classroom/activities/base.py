@@ -33,12 +33,32 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from irlab.errors import ValidationError
+
 MIN_ANSWERS_SHOWN = 3
 """Below this many answers in a round, a summary shows only the count (small classes stay anonymous)."""
 
 OPEN, CLOSED, REVEALED = "open", "closed", "revealed"
 ROUND_STATES = (OPEN, CLOSED, REVEALED)
 """A round takes answers while open; closed takes none and shows no right answer; revealed shows it."""
+
+
+def known_settings(raw: object, names: set[str]) -> Mapping[str, Any]:
+    """``raw`` when it is a mapping of settings with no name outside ``names``; else ValidationError saying why.
+
+    >>> known_settings({"goal": "best-ndcg"}, {"goal", "link"})
+    {'goal': 'best-ndcg'}
+    >>> known_settings({"goal": 1, "colour": 2, "shape": 3}, {"goal"})
+    Traceback (most recent call last):
+    ...
+    irlab.errors.ValidationError: unknown setting(s): colour, shape
+    """
+    if not isinstance(raw, Mapping):
+        raise ValidationError("the settings must be a mapping")
+    unknown = set(raw) - names
+    if unknown:
+        raise ValidationError(f"unknown setting(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+    return raw
 
 
 @dataclass(frozen=True)

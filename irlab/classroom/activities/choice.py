@@ -44,7 +44,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN, Parsed, Respondent, RoundAnswers, StoredAnswer, Verdict
+from irlab.classroom.activities.base import (
+    MIN_ANSWERS_SHOWN,
+    Parsed,
+    Respondent,
+    RoundAnswers,
+    StoredAnswer,
+    Verdict,
+    known_settings,
+)
 from irlab.classroom.activities.concepts import CONCEPT, Concept
 from irlab.classroom.activities.predict import MistakeCount
 from irlab.classroom.activities.states import chapter_and_params, chapter_of, strict_state
@@ -144,11 +152,7 @@ class WhichIsIt:
     title = "Which is it"
 
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
-        if not isinstance(raw, Mapping):
-            raise ValidationError("the settings must be a mapping")
-        unknown = set(raw) - {"chapter", "link", "params", "about", "concept"}
-        if unknown:
-            raise ValidationError(f"unknown setting(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+        raw = known_settings(raw, {"chapter", "link", "params", "about", "concept"})
         if "concept" in raw:
             if set(raw) != {"concept"} or raw["concept"] not in CONCEPT:
                 raise ValidationError(f"choose a concept question; the questions are: {', '.join(CONCEPT)}",

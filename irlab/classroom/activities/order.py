@@ -58,7 +58,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN, Parsed, Respondent, RoundAnswers, StoredAnswer, Verdict
+from irlab.classroom.activities.base import (
+    MIN_ANSWERS_SHOWN,
+    Parsed,
+    Respondent,
+    RoundAnswers,
+    StoredAnswer,
+    Verdict,
+    known_settings,
+)
 from irlab.classroom.activities.histogram import Histogram, bin_edges, count_into
 from irlab.classroom.activities.predict import MistakeCount
 from irlab.classroom.activities.states import chapter_and_params, chapter_of, strict_state
@@ -333,11 +341,7 @@ class OrderPictures:
 
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The settings in canonical form; ValidationError names what is wrong."""
-        if not isinstance(raw, Mapping):
-            raise ValidationError("the settings must be a mapping")
-        unknown = set(raw) - {"chapter", "link", "params", "goal"}
-        if unknown:
-            raise ValidationError(f"unknown setting(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+        raw = known_settings(raw, {"chapter", "link", "params", "goal"})
         chapter, state = chapter_and_params(raw)
         goal = raw.get("goal")
         if goal not in GOALS:

@@ -52,7 +52,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN, Parsed, Respondent, RoundAnswers, StoredAnswer, Verdict
+from irlab.classroom.activities.base import (
+    MIN_ANSWERS_SHOWN,
+    Parsed,
+    Respondent,
+    RoundAnswers,
+    StoredAnswer,
+    Verdict,
+    known_settings,
+)
 from irlab.classroom.activities.chapter_numbers import QUESTION, ChapterNumber, chapter_number
 from irlab.classroom.activities.histogram import Histogram, bin_edges, count_into
 from irlab.classroom.activities.states import chapter_of as _chapter
@@ -156,11 +164,7 @@ class PredictNumber:
 
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The settings in canonical form; ValidationError names what is wrong."""
-        if not isinstance(raw, Mapping):
-            raise ValidationError("the settings must be a mapping")
-        unknown = set(raw) - {"chapter", "link", "params", "number", "tolerance"}
-        if unknown:
-            raise ValidationError(f"unknown setting(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+        raw = known_settings(raw, {"chapter", "link", "params", "number", "tolerance"})
         if "link" in raw:
             slug, params = _link_parts(raw["link"])
         else:
