@@ -478,12 +478,13 @@ class ConventionsView:
 
     @property
     def differences_text(self) -> str:
-        """In words: which conventions disagree for the current ranking, with their values."""
+        """In words: which conventions disagree for the current ranking, with their values (each variant by its
+        label, as the table names it, not its parameter value)."""
         if not self.differing_topics:
             return ("none: every convention gives the same value here. Try fewer returned items, another K, "
                     "or graded relevance.")
-        parts = [f"{self.topic(t)[0].topic_label} ("
-                 + " vs ".join(f"{r.variant.name} {r.breakdown.display_value}" for r in self.topic(t)) + ")"
+        parts = [f"{self.topic(t)[0].topic_label}: "
+                 + " vs ".join(f"{r.variant.label} {r.breakdown.display_value}" for r in self.topic(t))
                  for t in self.differing_topics]
         agree = len(CONVENTIONS) - len(self.differing_topics)
         return "; ".join(parts) + (f". The other {agree} agree." if agree else ".")

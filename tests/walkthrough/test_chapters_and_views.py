@@ -92,7 +92,9 @@ def test_views_show_their_chapters_numbers():
 def test_conventions_view_names_the_disagreements():
     view = conventions_view(DEFAULT_STATE, chapter("conventions"))
     assert view.differing_topics == ("gain", "discount")
-    assert "DCG gain (linear 0.7283 vs exponential 0.6829)" in view.differences_text
+    assert "DCG gain: linear gain 0.7283 vs exponential gain 0.6829" in view.differences_text
+    assert "original Järvelin–Kekäläinen discount 0.7675" in view.differences_text  # words, not 'jarvelin-kekalainen'
+
     headers, cells = conventions_table(view)
     assert headers == ["convention", "variant", "metric", "value", "vs default", "used by"]
     assert cells[1][:5] == ["DCG gain", "exponential gain", "NDCG@8", "0.6829", "\u22120.0454"]

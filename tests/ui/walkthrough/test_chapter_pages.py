@@ -176,11 +176,11 @@ def test_conventions_returned_items_make_the_ideal_basis_differ(open_page, shown
     at.slider(key="irlab.widget.k").set_value(5).run()
     at.slider(key="irlab.widget.returned").set_value(3).run()
     [text] = [block["text"] for block in shown_blocks(at) if block["key"] == "differences"]
-    assert "IDCG basis (judged" in text and "Precision@K denominator (k" in text
+    assert "IDCG basis: IDCG over all judged items" in text and "Precision@K denominator: K " in text
     run = list("123")
     judged = irlab.ndcg_at_k(run, GRADES, 5)
     retrieved = irlab.ndcg_at_k(run, GRADES, 5, ideal="retrieved")
-    assert retrieved > judged and f"retrieved {shown(retrieved)}" in text
+    assert retrieved > judged and f"IDCG over the retrieved items only {shown(retrieved)}" in text
 
 
 def test_the_relevance_level_decides_what_counts_in_chapters_1_and_2(open_page, shown_metrics):
