@@ -109,7 +109,7 @@ def test_an_exercise_in_class_with_variants_rates_and_the_gradebook(lecturer, st
     for student in students:
         question = store.student(lecturer.code, student.run().token).view().activity.question
         variants.append(question)
-        assert f"NDCG calculation** \u00b7 your variant {question.seed}" in plain(student.text())  # title, a space, seed
+        assert f"NDCG calculation** \u00b7 your variant {question.seed}" in plain(student.text())  # the space kept
     assert len({v.seed for v in variants}) == 3  # each student their own seed
     for number, (student, variant) in enumerate(zip(students, variants)):
         key = {entry.question.id: f"{entry.value:.4f}" for entry in answer_key(variant.exercise)}
