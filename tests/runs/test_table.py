@@ -184,3 +184,13 @@ def test_text_and_json_hold_the_same_numbers():
         assert f"{row['mean']:.4f}" in text
     assert "How to read this table" in text and "randomisation" in text
     assert document["test"].startswith("paired randomisation test")
+
+
+def test_all_pairs_give_wins_ties_and_losses_for_every_pair_once():
+    values = {"a": {"AP": [0.1, 0.2, 0.3, 0.4]}, "b": {"AP": [0.2, 0.2, 0.4, 0.3]}, "c": {"AP": [0.3, 0.1, 0.5, 0.4]}}
+    table = results_table(values, ["1", "2", "3", "4"], all_pairs=True)
+    markdown = table_markdown(table, legend=True)
+    assert re.findall(r"Wins / ties / losses against (\w)", markdown) == ["a", "b"]
+    # c against b: c is better on topics 1, 3 and 4, worse on 2
+    assert "| c | c | 3/0/1 |" in markdown.split("against b")[1]
+    assert len(re.findall(r"wins / ties / losses against", table_text(table))) == 2
