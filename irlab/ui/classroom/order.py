@@ -101,13 +101,16 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
     """The live region's blocks for an order activity (JSON): the goal and starting order, then the reveal."""
     question: OrderQuestion = report.question
     start = tuple(str(t["id"]) for t in question.row.tiles)
-    blocks: list = [Heading("prompt", question.prompt),
-                    Pictures("start-pictures", start, _badges(start, question))]
+    starting = Pictures("start-pictures", start, _badges(start, question))
+    blocks: list = [Heading("prompt", question.prompt)]
     solution: OrderSolution | None = report.solution
-    if solution is not None:
+    if solution is None:
+        blocks.append(starting)
+    else:  # the class's orders on the first screen; the starting order one click away
         shown: tuple[OrderSummary, ...] = report.summaries
         y_max = max((b.count for s in shown if s.histogram for b in s.histogram.bins), default=1)
         blocks.append(Columns("rounds", tuple(_round_block(s, question, y_max) for s in shown)))
+        blocks.append(Details("question-ranking", "The starting order", (starting,)))
         blocks.append(Heading("answer", f"An order that meets the goal: {', '.join(solution.order)}"))
         blocks.append(Pictures("answer-pictures", solution.order, _badges(solution.order, question)))
         blocks.append(Paragraph("why", solution.why, lead="Why:"))

@@ -158,6 +158,9 @@ def test_a_lecturer_and_three_students_predict_reveal_and_revote(browsers, class
     expect(lecturer.get_by_text("The right answer: CG@2 = 4")).to_be_visible(timeout=TIMEOUT)
     expect(lecturer.locator(".st-key-irl-projector .irl-chart")).to_have_count(1)
     expect(lecturer.get_by_text(re.compile(r"2 of 3 \(67%\) within"))).to_be_visible()
+    # the whole histogram is on the projector's first screen: the question's ranking is folded below it
+    histogram = lecturer.locator(".st-key-irl-projector .irl-chart").first.bounding_box()
+    assert histogram is not None and histogram["y"] + histogram["height"] <= PROJECTOR["height"], histogram
     expect(ann.get_by_text(re.compile("^Correct"))).to_be_visible(timeout=TIMEOUT)
     expect(phone.get_by_text(re.compile("^Correct"))).to_be_visible(timeout=TIMEOUT)
     expect(bob.get_by_text(re.compile("^Not quite"))).to_be_visible(timeout=TIMEOUT)
@@ -168,7 +171,8 @@ def test_a_lecturer_and_three_students_predict_reveal_and_revote(browsers, class
     wait_for_count(lecturer, "Answers, round 2", "1")
     press(lecturer, "Reveal")
     rounds = lecturer.locator(".st-key-irl-projector .irl-details > summary")
-    expect(rounds).to_have_text(["Round 1: 3 answers (revealed)", "Round 2: 1 answer (revealed)"], timeout=TIMEOUT)
+    expect(rounds).to_have_text(["Round 1: 3 answers (revealed)", "Round 2: 1 answer (revealed)",
+                                 "The ranking in the question"], timeout=TIMEOUT)
     expect(bob.get_by_text(re.compile("^Correct"))).to_be_visible(timeout=TIMEOUT)
 
 
