@@ -37,7 +37,9 @@ function loadPlotly(src) {
       script.async = true;
       script.onload = () => (host.Plotly ? resolve(host.Plotly) : reject(new Error("plotly.js set no Plotly")));
       script.onerror = () => { plotlyLoading = null; reject(new Error("plotly.js did not load")); };
-      document.head.appendChild(script);
+      // after the page has painted once: parsing plotly.js takes the main thread for a while, and the
+      // numbers and tiles drawn with this chart should not wait for it (a cold start's first number)
+      requestAnimationFrame(() => requestAnimationFrame(() => document.head.appendChild(script)));
     });
   }
   return plotlyLoading;

@@ -10,6 +10,14 @@
 import { createChart } from "../chart/chart.js";
 import { createTiles } from "../tiles/tiles.js";
 import { formulaNode } from "./math.js";
+// The modules the tiles import, named here too: the browser then fetches the whole graph in one round
+// instead of one round per level (region -> tiles -> drag -> geometry), and a cold start's first number,
+// which waits for every module, comes that much sooner.
+import "../tiles/dom.js";
+import "../tiles/drag.js";
+import "../tiles/geometry.js";
+import "../tiles/keys.js";
+import "../tiles/order.js";
 
 /**
  * @typedef {{kind: string, key: string, digest: string, [field: string]: any}} Block
