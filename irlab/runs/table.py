@@ -164,6 +164,28 @@ class ResultsTable:
         return self.runs if self.all_pairs else self.baselines
 
     @property
+    def wtl_groups(self) -> list[tuple[str, list[str]]]:
+        """Each run others are compared with, and those others, for the wins / ties / losses tables: against
+        baselines, every other run against each baseline; for all pairs, each pair once (every run against the
+        runs before it in the table).
+
+        >>> values = {"a": {"AP": [0.1, 0.2, 0.3]}, "b": {"AP": [0.2, 0.2, 0.4]}, "c": {"AP": [0.3, 0.1, 0.5]}}
+        >>> results_table(values, ["1", "2", "3"]).wtl_groups
+        [('a', ['b', 'c'])]
+        >>> results_table(values, ["1", "2", "3"], all_pairs=True).wtl_groups
+        [('a', ['b', 'c']), ('b', ['c'])]
+        """
+        groups = []
+        for against in self.compared_with:
+            if self.all_pairs:
+                others = list(self.runs[self.runs.index(against) + 1:])
+            else:
+                others = [run for run in self.runs if run != against]
+            if others:
+                groups.append((against, others))
+        return groups
+
+    @property
     def family_size(self) -> int:
         """Comparisons per measure (what the correction corrects for)."""
         return sum(1 for pair in self.pairs if pair.measure == self.measures[0]) if self.measures else 0

@@ -92,7 +92,7 @@ def table_text(table: ResultsTable, *, intervals: bool = True) -> str:
             cells.append(text + (f" {cell.interval}" if intervals else ""))
         rows.append([table.letters[run], plain_text(run), *cells])
     lines = [_settings(table), "", *_aligned([header, *rows])]
-    for against, others in wtl_groups(table):
+    for against, others in table.wtl_groups:
         lines += ["", f"wins / ties / losses against {table.letters[against]} ({plain_text(against)}): topics where "
                       "the run is better / equal / worse"]
         wtl = [[table.letters[run], plain_text(run),
@@ -120,28 +120,6 @@ def _marks_width(table: ResultsTable, measure: str) -> int:
 def _aligned(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-
-
-def wtl_groups(table: ResultsTable) -> list[tuple[str, list[str]]]:
-    """Each run others are compared with, and those others: against baselines, every other run against each
-    baseline; for all pairs, each pair once (every run against the runs before it in the table).
-
-    >>> from irlab.runs.table import results_table
-    >>> values = {"a": {"AP": [0.1, 0.2, 0.3]}, "b": {"AP": [0.2, 0.2, 0.4]}, "c": {"AP": [0.3, 0.1, 0.5]}}
-    >>> [(against, others) for against, others in wtl_groups(results_table(values, ["1", "2", "3"]))]
-    [('a', ['b', 'c'])]
-    >>> wtl_groups(results_table(values, ["1", "2", "3"], all_pairs=True))
-    [('a', ['b', 'c']), ('b', ['c'])]
-    """
-    groups = []
-    for against in table.compared_with:
-        if table.all_pairs:
-            others = list(table.runs[table.runs.index(against) + 1:])
-        else:
-            others = [run for run in table.runs if run != against]
-        if others:
-            groups.append((against, others))
-    return groups
 
 
 def _wtl(table: ResultsTable, run: str, against: str, measure: str) -> str:
@@ -178,7 +156,7 @@ def table_markdown(table: ResultsTable, *, intervals: bool = True, legend: bool 
             cells.append(text)
         lines.append(f"| {table.letters[run]} | {markdown_text(run)} | " + " | ".join(cells) + " |")
     if legend:
-        for against, others in wtl_groups(table):
+        for against, others in table.wtl_groups:
             lines += ["", f"Wins / ties / losses against {table.letters[against]} ({markdown_text(against)}): "
                           "topics where the run is better / equal / worse", "",
                       "| | run | " + " | ".join(markdown_text(m) for m in table.measures) + " |",

@@ -18,7 +18,7 @@ from irlab.errors import ValidationError
 from irlab.runs.compare import PAIRS_BUDGET
 from irlab.runs.significance import CORRECTIONS, TESTS
 from irlab.runs.table import ResultsTable, how_to_read
-from irlab.runs.table_export import per_query_csv, table_csv, table_latex, table_markdown, wtl_groups
+from irlab.runs.table_export import per_query_csv, table_csv, table_latex, table_markdown
 from irlab.runs.workspace import Options, Workspace, memory_to_compare
 from irlab.ui.kit.markdown import escape_markdown, markdown_table
 from irlab.ui.runs.widgets import KEY
@@ -103,7 +103,7 @@ def _compute(workspace: Workspace, settings: tuple) -> None:
 
 def _draw(table: ResultsTable, measures: list[str]) -> None:
     st.markdown(table_markdown(table, intervals=True))
-    for against, others in wtl_groups(table):
+    for against, others in table.wtl_groups:
         st.markdown(f"**Wins / ties / losses against {table.letters[against]}** "
                     f"({escape_markdown(against)}): topics where the run is better / equal / worse")
         st.markdown(markdown_table(["", "run", *measures],
