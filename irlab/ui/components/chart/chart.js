@@ -45,6 +45,19 @@ function loadPlotly(src) {
   return plotlyLoading;
 }
 
+/**
+ * ``value``, once the browser has painted what the current task changed. A move's numbers, text and tiles
+ * are set in the same task as its charts' figures; redrawing a chart (Plotly's work, the largest part of a
+ * move's) after that paint shows the numbers one chart-redraw sooner, which on a slow laptop is a tenth
+ * of a second or more. Only the newest figure is drawn when several arrive within a frame.
+ * @template T
+ * @param {T} value
+ * @returns {Promise<T>}
+ */
+function afterPaint(value) {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(value), 0)));
+}
+
 // "Source Sans" is the face Streamlit serves with the page; the others are for a copy installed locally
 const FONT = { family: '"Source Sans", "Source Sans 3", "Source Sans Pro", sans-serif', color: "#1f2328" };
 
@@ -90,9 +103,9 @@ function draw(view, data) {
   }
   const height = layout.height || 340;
   view.box.style.height = height + "px";
-  loadPlotly(data.plotly).then((Plotly) => {
-    if (view.json !== data.figure) return;  // a newer figure arrived while plotly.js loaded
-    Plotly.react(view.box, figure.data, layout, data.config).then(() => {
+  loadPlotly(data.plotly).then(afterPaint).then((Plotly) => {
+    if (view.json !== data.figure) return;  // a newer figure arrived meanwhile: that one is drawn instead
+    return Plotly.react(view.box, figure.data, layout, data.config).then(() => {
       if (!view.drawn) {
         view.drawn = true;
         // charts follow the column's width: Plotly's own "responsive" listens to window resizes only
