@@ -252,6 +252,10 @@ export function attachDrag(host) {
   function end(commit) {
     const p = press;
     if (!p) return;
+    // where the tile lands is read before the styles below change: from the layout the last frame drew, not
+    // from one the browser would lay out again in the middle of the drop (the lifted tile and the drop mark do
+    // not move the other tiles, so the answer is the same)
+    const next = commit && p.lifted ? landing(p).order : null;
     press = null;
     window.clearTimeout(p.holdTimer);
     window.cancelAnimationFrame(p.frame);
@@ -264,8 +268,7 @@ export function attachDrag(host) {
     host.onState?.(false);
     suppressClick = true;  // the click that follows a mouse drag is not a click on what lies under it
     window.setTimeout(() => { suppressClick = false; }, 0);
-    if (!commit || !sameList(host.order(), p.startOrder) || !host.tile(p.id)) return;
-    const next = landing(p).order;
+    if (!next || !sameList(host.order(), p.startOrder) || !host.tile(p.id)) return;
     if (!sameList(next, p.startOrder)) host.drop(p.id, next);
   }
 
