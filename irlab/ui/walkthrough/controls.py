@@ -31,6 +31,18 @@ MODE_LABELS = {"binary": "Binary: \u201ccat in a box\u201d",
                "graded": "Graded 0\u20134: \u201cwhite cat in a box\u201d"}
 
 
+def seed_widget(key: str, value: object) -> None:
+    """Show ``value`` in the widget ``key`` (drawn next), writing it only when the widget shows something else.
+
+    Streamlit sends a widget whose value was written this run with "set this value", and the browser then
+    redraws that widget and records its value anew: on every drag, for a K that did not change. Writing only
+    a different value (an undo, a preset, a widget Streamlit forgot on another page) keeps that work for the
+    runs that need it.
+    """
+    if key not in st.session_state or st.session_state[key] != value:
+        st.session_state[key] = value
+
+
 def _update(**changes: object) -> None:
     set_state(replace(current_state(), **changes))
 
@@ -71,7 +83,7 @@ def _k_row(state: WalkthroughState, chapter: Chapter, steps: History, columns: l
     n = len(SCENARIO.items)
     graded = state.effective_mode(chapter) == "graded"
     k_column, undo_column, redo_column, grades_column = columns
-    st.session_state[K_WIDGET] = state.effective_k(chapter)
+    seed_widget(K_WIDGET, state.effective_k(chapter))
     k_help = ("How many results the system returns: the top K are predicted relevant."
               if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
     k_column.slider("K: results returned", 1, n, key=K_WIDGET, help=k_help,
@@ -91,7 +103,7 @@ def _k_row(state: WalkthroughState, chapter: Chapter, steps: History, columns: l
 def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
     """Relevance mode, presentation mode, the share link and "start over"."""
     with st.sidebar:
-        st.session_state[MODE_WIDGET] = "binary" if chapter.binary_only else state.effective_mode(chapter)
+        seed_widget(MODE_WIDGET, "binary" if chapter.binary_only else state.effective_mode(chapter))
         st.radio("Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get, disabled=chapter.binary_only,
                  on_change=lambda: _update(mode=st.session_state[MODE_WIDGET]),
                  help=("This chapter's three queries are judged relevant or not, so it is binary only."
@@ -100,7 +112,7 @@ def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
         if chapter.binary_only:
             st.caption("Binary only here: the three queries of this chapter are judged relevant or not, so there "
                        "are no grades to choose from.")
-        st.session_state[PRESENT_WIDGET] = state.present
+        seed_widget(PRESENT_WIDGET, state.present)
         st.toggle("Presentation mode", key=PRESENT_WIDGET, help="Larger type and tiles, less text: for a projector.",
                   on_change=lambda: _update(present=st.session_state[PRESENT_WIDGET]))
         st.caption("Each chapter opens with its sources' example until you change K or the relevance; "
@@ -120,7 +132,7 @@ def relevance_level_control(state: WalkthroughState, chapter: Chapter) -> None:
     """
     level = state.effective_level(chapter)
     top = state.graded_judgments().max_grade
-    st.session_state[LEVEL_WIDGET] = state.effective_level(chapter)
+    seed_widget(LEVEL_WIDGET, state.effective_level(chapter))
     st.segmented_control("Relevant from grade", list(range(1, top + 1)), key=LEVEL_WIDGET, required=True,
                          on_change=lambda: _update(level=st.session_state[LEVEL_WIDGET]),
                          help="Binary measures need relevant or not: a picture counts as relevant when its grade "
@@ -132,7 +144,7 @@ def relevance_level_control(state: WalkthroughState, chapter: Chapter) -> None:
 def returned_control(state: WalkthroughState) -> None:
     """Conventions: how many of the ranked items the system actually returned."""
     n = len(SCENARIO.items)
-    st.session_state[RETURNED_WIDGET] = state.returned if state.returned is not None else n
+    seed_widget(RETURNED_WIDGET, state.returned if state.returned is not None else n)
     st.slider("Items the system returned", 1, n, key=RETURNED_WIDGET,
               help="A run can return fewer items than K; several conventions differ exactly then.",
               on_change=lambda: _update(returned=st.session_state[RETURNED_WIDGET]))

@@ -247,3 +247,18 @@ def test_chapters_say_where_they_are_and_link_their_neighbours(open_page, slug, 
     assert [label for label in links if label.startswith(("Previous", "Next"))] == \
         [label for label in (previous, following) if label]
     assert any(m.value.startswith("Chapter ") and " of 6" in m.value for m in at.markdown)
+
+
+def test_k_is_sent_to_the_slider_only_when_it_changed(tile_change, open_page):
+    """A move that leaves K alone does not send the slider "set this value" (the browser would redraw it on
+    every drag); an undo back to another K does."""
+    at = open_page("recall-precision")
+    at.slider(key="irlab.widget.k").set_value(5).run()
+    at.session_state[REGION] = tile_change(SWAPPED)
+    at.run()
+    assert at.slider(key="irlab.widget.k").proto.set_value is False
+    at.button(key="irlab-undo").click().run()  # undo the move: K stays 5
+    assert at.slider(key="irlab.widget.k").proto.set_value is False
+    at.button(key="irlab-undo").click().run()  # undo the K change
+    slider = at.slider(key="irlab.widget.k")
+    assert slider.proto.set_value is True and slider.value == 2
