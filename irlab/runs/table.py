@@ -119,6 +119,15 @@ class PairResult:
     p_adjusted: float
     significant: bool
 
+    def record(self, separator: str = "/") -> str:
+        """Wins, ties and losses as one cell, e.g. ``43/3/4`` (a page may space the separator out).
+
+        >>> PairResult("ndcg", "B", "A", 0.02, 43, 3, 4, 0.01, 0.02, True).record(), \\
+        ...     PairResult("ndcg", "B", "A", 0.02, 43, 3, 4, 0.01, 0.02, True).record(" / ")
+        ('43/3/4', '43 / 3 / 4')
+        """
+        return separator.join(str(count) for count in (self.wins, self.ties, self.losses))
+
 
 @dataclass(frozen=True)
 class ResultsTable:

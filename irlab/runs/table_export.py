@@ -96,7 +96,7 @@ def table_text(table: ResultsTable, *, intervals: bool = True) -> str:
         lines += ["", f"wins / ties / losses against {table.letters[against]} ({plain_text(against)}): topics where "
                       "the run is better / equal / worse"]
         wtl = [[table.letters[run], plain_text(run),
-                *(_wtl(table, run, against, measure) for measure in table.measures)] for run in others]
+                *(table.comparison(run, against, measure).record() for measure in table.measures)] for run in others]
         lines += _aligned([header, *wtl])
     missed = [c for c in table.coverage.values() if c.missed]
     if missed:
@@ -120,11 +120,6 @@ def _marks_width(table: ResultsTable, measure: str) -> int:
 def _aligned(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-
-
-def _wtl(table: ResultsTable, run: str, against: str, measure: str) -> str:
-    pair = table.comparison(run, against, measure)
-    return f"{pair.wins}/{pair.ties}/{pair.losses}"
 
 
 def _settings(table: ResultsTable) -> str:
@@ -162,7 +157,8 @@ def table_markdown(table: ResultsTable, *, intervals: bool = True, legend: bool 
                       "| | run | " + " | ".join(markdown_text(m) for m in table.measures) + " |",
                       "|---|---|" + "---:|" * len(table.measures)]
             lines += [f"| {table.letters[run]} | {markdown_text(run)} | "
-                      + " | ".join(_wtl(table, run, against, m) for m in table.measures) + " |" for run in others]
+                      + " | ".join(table.comparison(run, against, m).record() for m in table.measures) + " |"
+                      for run in others]
         missed = [c for c in table.coverage.values() if c.missed]
         lines += ["", *(markdown_text(c.sentence(list(table.measures), counted=table.missed_count)) + "\n"
                         for c in missed)]

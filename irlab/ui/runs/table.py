@@ -106,9 +106,9 @@ def _draw(table: ResultsTable, measures: list[str]) -> None:
     for against, others in table.wtl_groups:
         st.markdown(f"**Wins / ties / losses against {table.letters[against]}** "
                     f"({escape_markdown(against)}): topics where the run is better / equal / worse")
-        st.markdown(markdown_table(["", "run", *measures],
-                                   [[table.letters[run], run, *(_wtl(table, run, against, m) for m in measures)]
-                                    for run in others]))
+        records = [[table.letters[run], run, *(table.comparison(run, against, m).record(" / ") for m in measures)]
+                   for run in others]
+        st.markdown(markdown_table(["", "run", *measures], records))
     for c in table.coverage.values():
         if c.missed:
             st.caption(escape_markdown(c.sentence(measures, counted=table.missed_count)))
@@ -124,8 +124,3 @@ def _draw(table: ResultsTable, measures: list[str]) -> None:
         with column:
             st.download_button(label, data=data, file_name=name, mime=mime, icon=":material/download:",
                                on_click="ignore", key=KEY + "w.table_" + name, width="stretch")
-
-
-def _wtl(table: ResultsTable, run: str, against: str, measure: str) -> str:
-    pair = table.comparison(run, against, measure)
-    return f"{pair.wins} / {pair.ties} / {pair.losses}"
