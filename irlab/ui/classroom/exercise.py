@@ -15,13 +15,19 @@ rows) is :mod:`irlab.classroom.activities.exercise`; this module only draws what
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
 
 from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN
-from irlab.classroom.activities.exercise import ExerciseFeedback, ExerciseQuestion, ExerciseSummary, gradebook
+from irlab.classroom.activities.exercise import (
+    ExerciseFeedback,
+    ExerciseQuestion,
+    ExerciseSummary,
+    QuestionRate,
+    gradebook,
+)
 from irlab.classroom.records import ActivityReport, StudentActivity
 from irlab.data.scenario import Item
 from irlab.exercises import BUILTIN_NAMES, Exercise, answer_key, builtin_exercise
@@ -78,6 +84,21 @@ def downloads(report: ActivityReport) -> list[tuple[str, str, str]]:
 
 # --- the projector ---------------------------------------------------------------------------------------------------
 
+def describe_rates(rates: Sequence[QuestionRate]) -> str:
+    """The rates chart in words: each answered question's right answers, then the unanswered ones named once.
+
+    >>> describe_rates([QuestionRate("q1", "P@5", 20, 12), QuestionRate("q2", "R@5", 0, 0),
+    ...                 QuestionRate("q3", "AP", 0, 0)])
+    'Right answers per question: q1 12 of 20. Not answered yet: q2, q3.'
+    """
+    answered = [f"{r.id} {r.right} of {r.answered}" for r in rates if r.answered]
+    waiting = [r.id for r in rates if not r.answered]
+    words = ["Right answers per question: " + "; ".join(answered) + "." if answered else "No question answered yet."]
+    if answered and waiting:
+        words.append("Not answered yet: " + ", ".join(waiting) + ".")
+    return " ".join(words)
+
+
 def _round_block(summary: ExerciseSummary) -> Details:
     key = f"round-{summary.round}"
     title = f"Round {summary.round}: {answers(summary.count)} ({summary.state})"
@@ -90,8 +111,7 @@ def _round_block(summary: ExerciseSummary) -> Details:
     spec = bars_spec(labels, rates)
     spec["data"][0]["text"] = [f"{v}%" if r.answered else "" for v, r in zip(rates, summary.rates)]
     spec["layout"]["xaxis"].update({"range": [0, 118], "dtick": 25, "title": {"text": "% right"}})
-    words = [f"{r.id} {r.right} of {r.answered}" if r.answered else f"{r.id} not answered yet" for r in summary.rates]
-    body: list = [Chart(f"{key}-rates", spec, "Success rate per question: " + "; ".join(words) + ".")]
+    body: list = [Chart(f"{key}-rates", spec, describe_rates(summary.rates))]
     if summary.mistakes:
         top = summary.mistakes[:5]
         mistake_labels, counts = [m.title for m in top], [m.count for m in top]

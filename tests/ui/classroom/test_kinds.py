@@ -121,6 +121,7 @@ def test_an_exercise_in_class_with_variants_rates_and_the_gradebook(lecturer, st
     rates = json.loads(blocks["round-1-rates"]["figure"])["data"][0]
     assert rates["y"][0] == "ndcg5-q1: 2 of 3 right" and rates["x"][0] == 67  # live, before any reveal
     assert rates["y"][1] == "ndcg10-q1: 2 of 2 right"
+    assert blocks["round-1-rates"]["alt"].startswith("Right answers per question: ndcg5-q1 2 of 3; ndcg10-q1 2 of 2")
     rows = list(csv.DictReader(io.StringIO(downloads["Download the gradebook, round 1 (CSV)"]["data"])))
     assert [(r["student"], r["kind"], r["seed"], r["total"]) for r in rows] == [
         (f"student {n + 1}", "class", str(variants[n].seed), total) for n, total in enumerate(("6", "6", "0"))]
