@@ -69,3 +69,37 @@ def test_a_move_that_changes_the_curves_redraws_the_chart_once(app_page):
     """The counter itself can fail: moving a relevant picture to rank 1 changes Recall@1, so the chart is drawn once
     more, and only once."""
     assert _move_on_recall_precision(app_page, "2", "Shift+Home", ["2", "1", "3", "4", "5", "6", "7", "8"]) == 1
+
+
+PAINT_WATCH = """(label) => {
+  const charts = () => JSON.stringify(Array.from(document.querySelectorAll('.js-plotly-plot'))
+      .map(plot => (plot.data || []).map(trace => [trace.x, trace.y, trace.text])));
+  const box = Array.from(document.querySelectorAll('[data-testid="irl-metric"]'))
+      .find(b => b.querySelector('[data-testid="irl-metric-label"]').textContent === label);
+  const observer = new MutationObserver(() => {
+    observer.disconnect();
+    // the charts as they are when the number changes (the same task sets the number and hands the charts their
+    // new figures), and then in the frame that paints the number
+    const atNumber = charts();
+    window.__irlChartsChanged = () => charts() !== atNumber;
+    requestAnimationFrame(() => { window.__irlChartsRedrawnBeforePaint = charts() !== atNumber; });
+  });
+  observer.observe(box.querySelector('[data-testid="irl-metric-value"]'), {childList: true, characterData: true,
+                                                                         subtree: true});
+}"""
+
+
+def test_a_moves_numbers_are_painted_before_its_charts_are_redrawn(app_page):
+    """NDCG: a move's numbers and its charts' figures arrive together, but the charts (Plotly's work, the largest part
+    of a move's) are redrawn only after the frame that shows the numbers, so a slow laptop sees the numbers sooner."""
+    app_page.open("ndcg")
+    app_page.metric("NDCG@2")
+    app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 2")
+    app_page.page.wait_for_timeout(500)
+    app_page.page.evaluate(PAINT_WATCH, "NDCG@2")
+    app_page.page.locator('[data-testid="irl-tile"][data-item-id="1"]').focus()
+    app_page.page.keyboard.press("Shift+ArrowRight")  # white cat (grade 0) to rank 2: NDCG@2 0.3869 -> 0.6131
+    app_page.wait_for_metric("NDCG@2", "0.6131")
+    app_page.page.wait_for_function("() => window.__irlChartsRedrawnBeforePaint !== undefined")
+    assert app_page.page.evaluate("window.__irlChartsRedrawnBeforePaint") is False
+    app_page.page.wait_for_function("() => window.__irlChartsChanged()")  # and then they are redrawn
