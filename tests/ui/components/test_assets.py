@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -52,6 +55,22 @@ def test_a_stale_plotly_copy_is_replaced(tmp_path):
     target.write_text("old")
     chart.vendor_plotly_js(target=target)
     assert target.stat().st_size == chart.PLOTLY_JS.stat().st_size
+
+
+def test_processes_copying_plotly_at_the_same_moment_all_succeed(tmp_path):
+    """pytest's workers (or two replicas) import the chart at once; a shared partial file made one fail."""
+    target = tmp_path / "vendor" / "plotly.min.js"
+    # Each process imports first, then copies at the agreed moment, so the copies overlap.
+    script = ("import sys, time, pathlib; from irlab.ui.components import chart; "
+              "time.sleep(max(0, float(sys.argv[2]) - time.time())); "
+              "chart.vendor_plotly_js(target=pathlib.Path(sys.argv[1]))")
+    moment = str(time.time() + 4)
+    starts = [subprocess.Popen([sys.executable, "-c", script, str(target), moment], cwd=ROOT,
+                               stderr=subprocess.PIPE) for _ in range(6)]
+    errors = [process.communicate()[1].decode() for process in starts]
+    assert [process.returncode for process in starts] == [0] * 6, errors
+    assert target.read_bytes() == chart.PLOTLY_JS.read_bytes()
+    assert sorted(path.name for path in target.parent.iterdir()) == ["plotly.min.js"]
 
 
 CODE_IN_STRINGS = re.compile(r"export default function|addEventListener\(|\{\s*[a-z-]+\s*:[^{}]*;\s*\}")

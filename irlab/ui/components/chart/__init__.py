@@ -14,6 +14,7 @@ resolves symbolic links before checking. The browser loads it once per tab.
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import plotly
@@ -33,9 +34,13 @@ def vendor_plotly_js(source: Path = PLOTLY_JS, target: Path = VENDORED) -> Path:
     if target.is_file() and target.stat().st_size == source.stat().st_size:
         return target
     target.parent.mkdir(exist_ok=True)
-    partial = target.with_suffix(".partial")
-    shutil.copyfile(source, partial)
-    partial.replace(target)  # atomic: another process starting at the same moment never serves half a file
+    # Each process copies to a file of its own, then renames it: two processes starting at the
+    # same moment (pytest's workers, two replicas) never share a half-written file, and the
+    # rename is atomic, so nobody serves half a file.
+    with tempfile.NamedTemporaryFile(dir=target.parent, prefix="plotly.", suffix=".partial",
+                                     delete=False) as partial, source.open("rb") as original:
+        shutil.copyfileobj(original, partial)
+    Path(partial.name).replace(target)
     return target
 
 
