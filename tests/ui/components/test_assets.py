@@ -70,6 +70,7 @@ def test_processes_copying_plotly_at_the_same_moment_all_succeed(tmp_path):
     errors = [process.communicate()[1].decode() for process in starts]
     assert [process.returncode for process in starts] == [0] * 6, errors
     assert target.read_bytes() == chart.PLOTLY_JS.read_bytes()
+    assert target.stat().st_mode == chart.PLOTLY_JS.stat().st_mode
     assert sorted(path.name for path in target.parent.iterdir()) == ["plotly.min.js"]
 
 

@@ -40,6 +40,7 @@ def vendor_plotly_js(source: Path = PLOTLY_JS, target: Path = VENDORED) -> Path:
     with tempfile.NamedTemporaryFile(dir=target.parent, prefix="plotly.", suffix=".partial",
                                      delete=False) as partial, source.open("rb") as original:
         shutil.copyfileobj(original, partial)
+    shutil.copymode(source, partial.name)  # a temporary file is private to its owner; the copy is not
     Path(partial.name).replace(target)
     return target
 
