@@ -45,12 +45,14 @@ def _layout(*, title: str, x_title: str, y_title: str, large: bool, height: int 
     }
 
 
-def _k_marker(k: int, large: bool) -> tuple[Spec, Spec]:
-    """A dotted vertical line at K and its label."""
+def _k_marker(k: int, large: bool, *, low: bool = False) -> tuple[Spec, Spec]:
+    """A dotted vertical line at K and its label, at the line's top (or its foot: ``low``)."""
     line = {"type": "line", "xref": "x", "yref": "paper", "x0": k, "x1": k, "y0": 0, "y1": 1,
             "line": {"color": OKABE_ITO["grey"], "dash": "dot", "width": 2}}
-    label = {"text": f"K = {k}", "xref": "x", "yref": "paper", "x": k, "y": 1, "xanchor": "right", "yanchor": "top",
-             "showarrow": False, "font": {"size": 18 if large else 13}}
+    label = {"text": f"K = {k}", "xref": "x", "yref": "paper", "x": k, "y": 0 if low else 1, "xanchor": "right",
+             "yanchor": "bottom" if low else "top", "showarrow": False, "font": {"size": 18 if large else 13}}
+    if low:
+        label["yshift"] = 14  # above the zero line, which the axis pads a little above the plot's foot
     return line, label
 
 
@@ -70,25 +72,53 @@ def label_position(index: int, k: int, ks: Sequence[int]) -> str:
     return ("top " if index % 2 == 0 else "bottom ") + ("left" if left else "right")
 
 
+def value_at_k_marks(index: int, name: str, series: Curve, k: int, colour: str, *,
+                     large: bool) -> tuple[Spec, Spec]:
+    """A ring round one curve's point at K and its value beside it, as layout (a shape and an annotation).
+
+    They are layout, not trace properties, so that a change of K leaves the traces as they are: Plotly then
+    moves two shapes and labels instead of recomputing and redrawing every trace (half the browser's work
+    for the chart, measured in bench/chart_k_change.py). The ring keeps the series' own marker symbol
+    inside it, so the point at K is found without colour.
+    """
+    value = series.at(k).value
+    diameter = 24 if large else 18
+    ring = {"type": "circle", "xref": "x", "yref": "y", "xsizemode": "pixel", "ysizemode": "pixel",
+            "xanchor": k, "yanchor": value, "x0": -diameter / 2, "x1": diameter / 2,
+            "y0": -diameter / 2, "y1": diameter / 2, "line": {"color": OKABE_ITO[colour], "width": 3},
+            "name": f"{name} at K"}
+    vertical, side = label_position(index, k, series.ks).split()
+    gap = diameter / 2
+    label = {"text": format_number(value), "xref": "x", "yref": "y", "x": k, "y": value, "showarrow": False,
+             "xanchor": "right" if side == "left" else "left", "yanchor": "bottom" if vertical == "top" else "top",
+             "xshift": -gap if side == "left" else gap, "yshift": gap if vertical == "top" else -gap,
+             "font": {"color": TEXT_ON_WHITE[colour], "size": 18 if large else 13}}
+    return ring, label
+
+
 def curves_spec(curves: Mapping[str, Curve], k: int, *, title: str, y_title: str = "value",
                 unit_range: bool = True, large: bool = False) -> Spec:
-    """Each curve over K as a line with markers; the point at the current K enlarged and labelled."""
+    """Each curve over K as a line with markers; the point at the current K ringed and labelled."""
     traces = []
+    top = max(1.0 if unit_range else 0.0, *(max(series.values) for series in curves.values()))
+    values_at_k = [series.at(k).value for series in curves.values()]
+    # "K = k" sits at the top of the line, unless a value at K is up there and none is near the bottom
+    low = any(v > 0.85 * top for v in values_at_k) and all(v > 0.2 * top for v in values_at_k)
+    k_line, k_label = _k_marker(k, large, low=low)
+    shapes, annotations = [k_line], [k_label]
     for index, ((name, series), (colour, dash, symbol)) in enumerate(zip(curves.items(), SERIES_STYLES)):
-        values = series.values
         traces.append({
-            "type": "scatter", "x": list(series.ks), "y": values, "name": name, "mode": "lines+markers+text",
-            "text": [format_number(v) if x == k else "" for x, v in zip(series.ks, values)],
-            "textposition": label_position(index, k, series.ks),
-            "textfont": {"color": TEXT_ON_WHITE[colour], "size": 18 if large else 13},
+            "type": "scatter", "x": list(series.ks), "y": series.values, "name": name, "mode": "lines+markers",
             "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 3},
-            "marker": {"symbol": symbol, "size": [16 if x == k else 9 for x in series.ks], "color": OKABE_ITO[colour]},
+            "marker": {"symbol": symbol, "size": 10, "color": OKABE_ITO[colour]},
             "hovertemplate": f"{name}@%{{x}} = %{{y:.4f}}<extra></extra>"})
+        ring, label = value_at_k_marks(index, name, series, k, colour, large=large)
+        shapes.append(ring)
+        annotations.append(label)
     layout = _layout(title=title, x_title="K", y_title=y_title, large=large)
     if unit_range:
         layout["yaxis"]["range"] = [-0.05, 1.15]
-    line, label = _k_marker(k, large)
-    layout["shapes"], layout["annotations"] = [line], [label]
+    layout["shapes"], layout["annotations"] = shapes, annotations
     return {"data": traces, "layout": layout}
 
 

@@ -50,7 +50,19 @@ def test_series_differ_by_more_than_colour_and_k_is_marked():
     symbols = {trace["marker"]["symbol"] for trace in spec["data"]}
     assert len(dashes) == len(symbols) == 2
     assert spec["layout"]["shapes"][0]["x0"] == 2 and spec["layout"]["annotations"][0]["text"] == "K = 2"
-    assert [t for t in spec["data"][0]["text"] if t] == ["0.25"]
+    recall_label, recall_ring = spec["layout"]["annotations"][1], spec["layout"]["shapes"][1]
+    assert (recall_label["text"], recall_label["x"], recall_label["y"]) == ("0.25", 2, 0.25)
+    assert (recall_ring["type"], recall_ring["xanchor"], recall_ring["yanchor"]) == ("circle", 2, 0.25)
+
+
+def test_a_change_of_k_changes_only_the_layout():
+    """The point at K is marked by layout, so Plotly moves a few shapes and labels instead of redrawing traces."""
+    rp = recall_precision_view(DEFAULT_STATE, chapter("recall-precision"))
+    nd = ndcg_view(DEFAULT_STATE, chapter("ndcg"))
+    for at_k in (lambda k: charts.curves_spec(rp.curves, k, title="t"), lambda k: charts.dcg_spec(nd.curves, k)):
+        specs_by_k = [at_k(k) for k in range(1, 9)]
+        assert all(spec["data"] == specs_by_k[0]["data"] for spec in specs_by_k)
+        assert len({json.dumps(spec["layout"]) for spec in specs_by_k}) == 8
 
 
 def test_descriptions_say_what_the_charts_show():
@@ -114,13 +126,19 @@ def test_value_labels_sit_beside_the_k_line_never_on_it():
     rp = recall_precision_view(DEFAULT_STATE, chapter("recall-precision"))
     for k in range(1, 9):
         spec = charts.curves_spec(rp.curves, k, title="t", large=True)
-        positions = [trace["textposition"] for trace in spec["data"]]
-        assert all(p.endswith(("left", "right")) for p in positions)  # never centred on x = K
-        assert positions[0] != positions[1]  # two curves meeting at K keep their labels apart
+        labels = spec["layout"]["annotations"][1:]  # after "K = k"
+        sides = [(label["xanchor"], label["yanchor"]) for label in labels]
+        assert len(labels) == 2 and all(side in ("left", "right") for side, _ in sides)  # never centred on K
+        assert all(abs(label["xshift"]) >= 9 for label in labels)  # clear of the ring round the point
+        assert sides[0] != sides[1]  # two curves meeting at K keep their labels apart
         if k == 1:
-            assert all(p.endswith("right") for p in positions)  # not past the plot's left edge
+            assert all(side == "left" for side, _ in sides)  # text runs right: not past the plot's left edge
         if k == 8:
-            assert all(p.endswith("left") for p in positions)
+            assert all(side == "right" for side, _ in sides)
+            k_label = spec["layout"]["annotations"][0]  # Recall@8 = 1 has its label at the top: "K = 8" goes down
+            assert (k_label["y"], k_label["yanchor"]) == (0, "bottom")
+        if k == 4:
+            assert spec["layout"]["annotations"][0]["y"] == 1  # values at K = 4 are 0.5
 
 
 def test_map_chart_series_never_hide_each_other():

@@ -103,3 +103,38 @@ def test_a_moves_numbers_are_painted_before_its_charts_are_redrawn(app_page):
     app_page.page.wait_for_function("() => window.__irlChartsRedrawnBeforePaint !== undefined")
     assert app_page.page.evaluate("window.__irlChartsRedrawnBeforePaint") is False
     app_page.page.wait_for_function("() => window.__irlChartsChanged()")  # and then they are redrawn
+
+
+KEEP_CALCDATA = """() => {
+  // Plotly keeps a plot's computed traces (calcdata) when only its layout changed, and computes them anew for new
+  // data: the same object after an update means the traces were not recomputed and redrawn
+  window.__irlCalcdata = Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot => plot.calcdata);
+}"""
+CALCDATA_KEPT = ("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+                 ".map((p, i) => p.calcdata === window.__irlCalcdata[i])")
+K_LINES_AT = ("(k) => document.querySelectorAll('.js-plotly-plot .main-svg').length >= 2 && Array.from("
+              "document.querySelectorAll('.js-plotly-plot')).every(p => p.layout.shapes[0].x0 === k)")
+
+
+def test_a_change_of_k_moves_the_charts_marks_without_redrawing_their_traces(app_page):
+    """NDCG: the point at K is marked by layout, and the chart component gives Plotly the same trace objects when a
+    trace did not change, so K = 2 -> 3 moves the K line, rings and labels of both charts and recomputes no trace;
+    a move (new data) does recompute them."""
+    app_page.open("ndcg")
+    app_page.metric("NDCG@2")
+    app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 2")
+    app_page.page.wait_for_function(K_LINES_AT, arg=2)
+    app_page.page.evaluate(KEEP_CALCDATA)
+    app_page.page.locator(".st-key-irlab-widget-k input[type=range]").focus()
+    app_page.page.keyboard.press("ArrowRight")
+    app_page.metric("NDCG@3")
+    app_page.page.wait_for_function(K_LINES_AT, arg=3)
+    assert app_page.page.evaluate(CALCDATA_KEPT) == [True, True]
+    labels = app_page.page.evaluate("() => document.querySelector('.js-plotly-plot').layout.annotations"
+                                    ".map(a => a.text)")
+    assert labels[0] == "K = 3" and len(labels) == 3  # "K = 3" and DCG@3, IDCG@3 beside their points
+
+    app_page.page.evaluate(KEEP_CALCDATA)
+    app_page.page.locator('[data-testid="irl-tile"][data-item-id="1"]').focus()
+    app_page.page.keyboard.press("Shift+ArrowRight")  # the curves change: the traces are recomputed
+    app_page.page.wait_for_function(f"() => !({CALCDATA_KEPT})().some(Boolean)")

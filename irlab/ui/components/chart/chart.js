@@ -13,8 +13,10 @@
  */
 
 /**
- * One chart's elements and what it last drew.
- * @typedef {{box: HTMLDivElement, caption: HTMLParagraphElement, json: string | null, drawn: boolean}} ChartView
+ * One chart's elements and what it last drew: the figure's JSON, and each trace as sent (JSON) and as given
+ * to Plotly (the object).
+ * @typedef {{box: HTMLDivElement, caption: HTMLParagraphElement, json: string | null, drawn: boolean,
+ *            traces: {json: string, trace: object}[]}} ChartView
  */
 
 /** The window with what plotly.js and this module put on it. */
@@ -77,8 +79,24 @@ export function createChart(parent) {
   caption.setAttribute("data-testid", "irl-chart-caption");
   parent.append(box, caption);
   /** @type {ChartView} */
-  const view = { box, caption, json: null, drawn: false };
+  const view = { box, caption, json: null, drawn: false, traces: [] };
   return { update: (data) => draw(view, data) };
+}
+
+/**
+ * The traces to give Plotly: each trace the same as last time is last time's object. ``Plotly.react`` takes a
+ * data array it has not seen (a new object, as every parsed figure has) for new data, and recomputes and
+ * redraws every trace; given the same objects, a figure whose traces did not change (a change of K moves
+ * only shapes and labels) is a cheap update of the layout (bench/chart_k_change.py).
+ * @param {ChartView} view
+ * @param {object[]} traces
+ * @returns {object[]}
+ */
+function sameTracesKept(view, traces) {
+  const sent = traces.map((trace) => JSON.stringify(trace));
+  const kept = traces.map((trace, i) => (view.traces[i] && view.traces[i].json === sent[i] ? view.traces[i].trace : trace));
+  view.traces = kept.map((trace, i) => ({ json: sent[i], trace }));
+  return kept;
 }
 
 /**
@@ -105,7 +123,7 @@ function draw(view, data) {
   view.box.style.height = height + "px";
   loadPlotly(data.plotly).then(afterPaint).then((Plotly) => {
     if (view.json !== data.figure) return;  // a newer figure arrived meanwhile: that one is drawn instead
-    return Plotly.react(view.box, figure.data, layout, data.config).then(() => {
+    return Plotly.react(view.box, sameTracesKept(view, figure.data), layout, data.config).then(() => {
       if (!view.drawn) {
         view.drawn = true;
         // charts follow the column's width: Plotly's own "responsive" listens to window resizes only
