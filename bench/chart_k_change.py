@@ -1,4 +1,4 @@
-"""What a K change costs one chart: the point at K marked by layout (today) beside marked in its traces.
+"""What a K change and a move cost one chart: the point at K marked by layout (today) beside marked in its traces.
 
     python bench/chart_k_change.py [--repeat 10]
 
@@ -8,13 +8,14 @@ irlab/walkthrough/charts.py, so that the traces stay the same and ``Plotly.react
 labels. The alternative, the way the charts were drawn before, enlarges the marker at K and sets its value as
 trace text: every K change is then a change of the traces, which Plotly recomputes and redraws.
 
-Both are drawn here from the same specs (the NDCG chapter's DCG chart, K = 1..8 in turn) by the chart
-component's own code (irlab/ui/components/chart/chart.js, served with plotly.js from its folder) in a page of
-their own, normal and with the CPU slowed 4x. The chart component gives Plotly last time's object for each
-trace that did not change: without that, even the layout-marked chart was fully redrawn (``Plotly.react``
-takes an array it has not seen for new data), and the two cost the same. The table gives the main-thread
-time per K change (CDP TaskDuration, until the chart has been redrawn and painted). Not a test: timings
-depend on the machine.
+Both are drawn here from the same specs, by the chart component's own code
+(irlab/ui/components/chart/chart.js, served with plotly.js from its folder) in a page of their own, normal and
+with the CPU slowed 4x: the NDCG chapter's DCG chart at K = 1..8 in turn (K changes), and at K = 3 after eight
+moves (new data, which both redraw in full). The chart component gives Plotly last time's object for each trace
+that did not change: without that, even the layout-marked chart was fully redrawn on a K change
+(``Plotly.react`` takes an array it has not seen for new data), and the two cost the same. The table gives the
+main-thread time per change (CDP TaskDuration, until the chart has been redrawn and painted). Not a test:
+timings depend on the machine.
 """
 
 from __future__ import annotations
@@ -58,8 +59,12 @@ window.irlReady = true;
 </script></body></html>"""
 
 
-def marked_by_layout() -> list[dict]:
-    """The DCG chart at K = 1..8 as the walkthrough draws it."""
+def marked_by_layout(moves: bool = False) -> list[dict]:
+    """The DCG chart at K = 1..8 as the walkthrough draws it, or (``moves``) at K = 3 after each of eight moves."""
+    if moves:
+        orders = [DEFAULT_STATE.order[i:] + DEFAULT_STATE.order[:i] for i in range(8)]
+        return [charts.dcg_spec(ndcg_view(replace(DEFAULT_STATE, k=3, order=order), chapter("ndcg")).curves, 3)
+                for order in orders]
     return [charts.dcg_spec(ndcg_view(replace(DEFAULT_STATE, k=k), chapter("ndcg")).curves, k) for k in range(1, 9)]
 
 
@@ -133,13 +138,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="rounds of K = 1..8")
     args = parser.parse_args()
-    by_layout = marked_by_layout()
-    variants = {"point at K marked by layout (today)": by_layout,
-                "point at K marked in the traces": [marked_in_traces(spec) for spec in by_layout]}
+    variants = {}
+    for change, moves in (("K change", False), ("move", True)):
+        by_layout = marked_by_layout(moves)
+        variants[f"{change}, point at K marked by layout (today)"] = by_layout
+        variants[f"{change}, point at K marked in the traces"] = [marked_in_traces(spec) for spec in by_layout]
     VENDORED.exists() or sys.exit("plotly.js is copied beside the chart when irlab.ui.components.chart is imported")
     server = serve_components()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
-    print("| point at K | CPU | main thread per K change, median | p95 |")
+    print("| change, point at K | CPU | main thread per change, median | p95 |")
     print("|---|---|---|---|")
     try:
         with chromium() as browser:
