@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.k_change_cost import percentile  # noqa: E402
+from bench.k_change_cost import percentile, task_seconds  # noqa: E402
 from irlab.ui.components import ROOT as COMPONENTS  # noqa: E402
 from irlab.ui.components.chart import CONFIG, VENDORED  # noqa: E402
 from irlab.walkthrough import charts  # noqa: E402
@@ -85,10 +85,6 @@ def marked_in_traces(spec: dict) -> dict:
     return spec
 
 
-def task_ms(cdp) -> float:
-    return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "TaskDuration") * 1000
-
-
 def serve_components() -> http.server.ThreadingHTTPServer:
     """The components' folder over HTTP on a free port (ES modules do not load from file: URLs), with the page at /."""
 
@@ -127,9 +123,9 @@ def measure(browser, url: str, specs: list[dict], rate: float, repeat: int) -> l
     costs = []
     for _ in range(repeat):
         for figure in figures:
-            before = task_ms(cdp)
+            before = task_seconds(cdp) * 1000
             page.evaluate(draw, [figure, CONFIG])
-            costs.append(task_ms(cdp) - before)
+            costs.append(task_seconds(cdp) * 1000 - before)
     page.close()
     return costs
 
