@@ -12,6 +12,7 @@ session). Every number still comes from the chapter's view; this module turns it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import plotly.io
@@ -20,6 +21,7 @@ import streamlit as st
 from irlab.explain.mathml import mathml
 from irlab.ui.components.pictures import picture_url
 from irlab.ui.components.tiles import build_data
+from irlab.walkthrough import guide
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.guide import Step
 from irlab.walkthrough.screens import (
@@ -35,6 +37,7 @@ from irlab.walkthrough.screens import (
     Table,
     Tabs,
     Tiles,
+    chapter_screen,
 )
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
 from irlab.walkthrough.views import Headline, with_changes
@@ -49,12 +52,15 @@ def take_ack(change: Mapping | None) -> None:
         st.session_state.setdefault(ACKS, {})[change["row"]] = change["seq"]
 
 
-def _numbers(block: Numbers, chapter: Chapter) -> dict[str, Any]:
+def _numbers(block: Numbers, state: WalkthroughState, chapter: Chapter, remember: bool) -> dict[str, Any]:
     key = f"irlab.headline.{chapter.slug}"
-    items = with_changes(block.items, st.session_state.get(key))
-    # the numbers themselves (with what they measure): a change is shown only for the same quantity, never across
-    # a switch of mode, query or level
-    st.session_state[key] = list(items)
+    drawn_from, shown = st.session_state.get(key, (None, None))
+    # each change is the change of the move that made this state, from the numbers shown before it: a run with the
+    # same state (the browser asking for the other K's screens) shows the same changes again. A change is shown
+    # only for the same quantity, never across a switch of mode, query or level.
+    items = shown if state == drawn_from else with_changes(block.items, shown)
+    if remember:
+        st.session_state[key] = (state, items)
     return {"kind": "numbers", "key": block.key, "items": [_number(item) for item in items]}
 
 
@@ -80,13 +86,13 @@ def _tiles(block: Tiles, state: WalkthroughState) -> dict[str, Any]:
     return {"kind": "tiles", "key": block.key, "data": data}
 
 
-def block_json(block: Block, state: WalkthroughState, chapter: Chapter) -> dict[str, Any]:
-    """One block as the component's JSON (nested blocks too)."""
+def block_json(block: Block, state: WalkthroughState, chapter: Chapter, remember: bool = True) -> dict[str, Any]:
+    """One block as the component's JSON (nested blocks too); ``remember`` keeps its numbers as the ones shown."""
     match block:
         case Tiles():
             return _tiles(block, state)
         case Numbers():
-            return _numbers(block, chapter)
+            return _numbers(block, state, chapter, remember)
         case Heading():
             return {"kind": "heading", "key": block.key, "text": block.text}
         case Paragraph():
@@ -105,31 +111,55 @@ def block_json(block: Block, state: WalkthroughState, chapter: Chapter) -> dict[
                 {"src": picture_url(SCENARIO.item(item).picture), "alt": SCENARIO.item(item).alt,
                  "title": SCENARIO.item(item).title, "badge": badge} for item, badge in zip(block.items, block.badges)]}
         case Columns():
-            return {"kind": "columns", "key": block.key, "children": _all(block.children, state, chapter)}
+            return {"kind": "columns", "key": block.key, "children": _all(block.children, state, chapter, remember)}
         case Details():
             return {"kind": "details", "key": block.key, "summary": block.summary, "open": block.open,
-                    "children": _all(block.children, state, chapter)}
+                    "children": _all(block.children, state, chapter, remember)}
         case Tabs():
             return {"kind": "tabs", "key": block.key, "labels": list(block.labels),
-                    "children": _all(block.children, state, chapter)}
+                    "children": _all(block.children, state, chapter, remember)}
     raise TypeError(f"no JSON for {type(block).__name__}")
 
 
-def _all(blocks: Sequence[Block], state: WalkthroughState, chapter: Chapter) -> list[dict[str, Any]]:
-    return [block_json(block, state, chapter) for block in blocks]
+def _all(blocks: Sequence[Block], state: WalkthroughState, chapter: Chapter, remember: bool
+         ) -> list[dict[str, Any]]:
+    return [block_json(block, state, chapter, remember) for block in blocks]
 
 
-def try_this(chapter: Chapter, steps: Sequence[Step]) -> dict[str, Any]:
+def try_this(chapter: Chapter, steps: Sequence[Step], remember: bool = True) -> dict[str, Any]:
     """The chapter's experiments, each ticked off once the learner reached it (and kept ticked for the session)."""
     key = f"irlab.steps.{chapter.slug}"
     done = set(st.session_state.get(key, ())) | {step.key for step in steps if step.reached}
-    st.session_state[key] = done
+    if remember:
+        st.session_state[key] = done
     count = sum(step.key in done for step in steps)
     return {"kind": "try", "key": "try-this", "title": f"Try this. {count} of {len(steps)} done",
             "items": [{"text": step.text, "done": step.key in done} for step in steps]}
 
 
 def region_blocks(screen: Sequence[Block], state: WalkthroughState, chapter: Chapter,
-                  steps: Sequence[Step]) -> list[dict[str, Any]]:
-    """The whole region: the screen's blocks, then "Try this"."""
-    return [*_all(screen, state, chapter), try_this(chapter, steps)]
+                  steps: Sequence[Step], *, remember: bool = True) -> list[dict[str, Any]]:
+    """The whole region: the screen's blocks, then "Try this".
+
+    ``remember=False`` draws a screen the learner may be shown next (another K, see
+    :func:`irlab.ui.walkthrough.page.live_region`) without taking its numbers and ticks as the ones shown: its
+    changes are counted from the screen drawn this run, as the run that makes it the learner's will count them.
+    """
+    return [*_all(screen, state, chapter, remember), try_this(chapter, steps, remember)]
+
+
+def other_k_blocks(state: WalkthroughState, chapter: Chapter) -> dict[int, list[dict[str, Any]]]:
+    """The region at every K the slider offers but the one shown, as a K change would draw it (K -> blocks).
+
+    Each is the screen of the state the slider's change makes (``replace(state, k=k)``), not remembered as shown
+    (see :func:`region_blocks`): the browser draws it the moment the slider moves, and the run that follows
+    draws the same.
+    """
+    shown = state.effective_k(chapter)
+    screens = {}
+    for k in range(1, len(SCENARIO.items) + 1):
+        if k != shown:
+            at_k = replace(state, k=k)
+            screens[k] = region_blocks(chapter_screen(at_k, chapter), at_k, chapter, guide.steps(at_k, chapter),
+                                       remember=False)
+    return screens

@@ -47,6 +47,21 @@ def _update(**changes: object) -> None:
     set_state(replace(current_state(), **changes))
 
 
+K_MOVED = "irlab.k-moved"
+"""Set when the learner moved the K slider, until the live region takes it (:func:`took_k_move`)."""
+
+
+def _move_k() -> None:
+    _update(k=st.session_state[K_WIDGET])
+    st.session_state[K_MOVED] = True
+
+
+def took_k_move() -> bool:
+    """Whether the learner moved K since the last call: they may well move it again, so the live region then sends
+    its screens at the other K with this run (:func:`irlab.ui.components.region.live_region`)."""
+    return bool(st.session_state.pop(K_MOVED, False))
+
+
 def _start_over() -> None:
     set_state(replace(DEFAULT_STATE, present=current_state().present))
 
@@ -87,7 +102,7 @@ def _k_row(state: WalkthroughState, chapter: Chapter, steps: History, columns: l
     k_help = ("How many results the system returns: the top K are predicted relevant."
               if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
     k_column.slider("K: results returned", 1, n, key=K_WIDGET, help=k_help,
-                    on_change=lambda: _update(k=st.session_state[K_WIDGET]))
+                    on_change=_move_k)
     undo_column.button("Undo", key=UNDO_KEY, on_click=undo, disabled=not steps.can_undo, icon=":material/undo:",
                        help="Back to the state before your last move (Ctrl+Z).", width="stretch")
     redo_column.button("Redo", key=REDO_KEY, on_click=redo, disabled=not steps.can_redo, icon=":material/redo:",

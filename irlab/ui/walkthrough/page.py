@@ -8,7 +8,9 @@ A chapter page is three calls::
 
 The live region holds the controls a move uses (K, undo, redo) and one component that draws the
 chapter's screen (:mod:`irlab.walkthrough.screens`: tiles, numbers, formulas, tables, charts, "Try
-this"), redrawing only what changed (:mod:`irlab.ui.components.region`).
+this"), redrawing only what changed (:mod:`irlab.ui.components.region`); with it, when the learner has
+just moved K or comes to the K slider, the screen at every other K, so that the browser draws a K
+change the moment the slider shows it.
 
 Why a fragment: a move changes the tiles, the numbers, the formulas and the charts, and nothing
 else. Rerunning only that region spares the browser the title, the teaching text, the sidebar and
@@ -28,12 +30,12 @@ from irlab.ui.components.region import live_region as draw_region
 from irlab.ui.components.shortcuts import undo_shortcuts
 from irlab.ui.components.tiles import unseen_change
 from irlab.ui.kit.notices import notices
-from irlab.ui.kit.screen import region_blocks, take_ack
+from irlab.ui.kit.screen import other_k_blocks, region_blocks, take_ack
 from irlab.ui.shell.error_boundary import error_boundary
 from irlab.ui.shell.pages import chapter_page_path
 from irlab.ui.shell.style import apply_style
 from irlab.ui.walkthrough import chapter as chapter_ui
-from irlab.ui.walkthrough.controls import REDO_KEY, UNDO_KEY, live_controls, sidebar_controls
+from irlab.ui.walkthrough.controls import K_WIDGET, REDO_KEY, UNDO_KEY, live_controls, sidebar_controls, took_k_move
 from irlab.ui.walkthrough.state import (
     MAIN,
     adopt_tile_change,
@@ -95,7 +97,8 @@ def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> No
         notices(take_notices())
         live_controls(state, chapter, steps)
         blocks = region_blocks(chapter_screen(state, chapter), state, chapter, guide.steps(state, chapter))
-        draw_region(blocks, key=REGION, present=state.present)
+        draw_region(blocks, key=REGION, present=state.present, k=state.effective_k(chapter), k_slider=K_WIDGET,
+                    other_k=lambda: other_k_blocks(state, chapter), send_other_k=took_k_move())
         sync_url(state, chapter)
 
     region()

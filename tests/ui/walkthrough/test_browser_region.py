@@ -138,3 +138,39 @@ def test_a_change_of_k_moves_the_charts_marks_without_redrawing_their_traces(app
     app_page.page.locator('[data-testid="irl-tile"][data-item-id="1"]').focus()
     app_page.page.keyboard.press("Shift+ArrowRight")  # the curves change: the traces are recomputed
     app_page.page.wait_for_function(f"() => !({CALCDATA_KEPT})().some(Boolean)")
+
+
+WATCH_K_CHANGE = """() => {
+  const stats = window.__irlRegionStats;
+  window.__irlSeen = [];
+  const label = document.querySelector('[data-testid="irl-metric-label"]');
+  if (window.__irlSeenWatch) window.__irlSeenWatch.disconnect();
+  window.__irlSeenWatch = new MutationObserver(() => window.__irlSeen.push({label: label.textContent,
+                                                                           updates: stats.updates,
+                                                                           numbers: stats.numbers}));
+  window.__irlSeenWatch.observe(label, {childList: true, characterData: true, subtree: true});
+  return {updates: stats.updates, numbers: stats.numbers};
+}"""
+
+
+def test_a_change_of_k_is_drawn_with_the_slider_before_the_server_answers(app_page):
+    """NDCG: the learner's focus on the K slider asks for the screens at the other K; then K 2 -> 3 shows CG@3 ...
+    NDCG@3 while the server's run for K = 3 has not answered yet, and its answer (the same screen, with the screens
+    around K = 3) touches no number again, so K 3 -> 4 is drawn early too."""
+    app_page.open("ndcg")
+    app_page.metric("NDCG@2")
+    assert app_page.page.evaluate("window.__irlRegionStats.otherScreens") == 0  # not sent with a cold start
+    app_page.page.locator(".st-key-irlab-widget-k input[type=range]").focus()
+    app_page.page.wait_for_function("() => window.__irlRegionStats.otherScreens === 1")
+    for k in (3, 4):
+        before = app_page.page.evaluate(WATCH_K_CHANGE)
+        app_page.page.keyboard.press("ArrowRight")
+        app_page.page.wait_for_function("(n) => window.__irlRegionStats.updates > n", arg=before["updates"])
+        app_page.metric(f"NDCG@{k}")
+        [seen] = app_page.page.evaluate("window.__irlSeen")
+        assert seen["label"] == f"CG@{k}" and seen["updates"] == before["updates"]  # before the server's update
+        assert seen["numbers"] > before["numbers"]  # counted once the screen's numbers were set
+        drawn = app_page.metrics()
+        app_page.page.wait_for_function("(n) => window.__irlRegionStats.otherScreens === n", arg=k - 1)
+        stats = app_page.page.evaluate("window.__irlRegionStats")
+        assert stats["numbers"] == seen["numbers"] and app_page.metrics() == drawn  # the answer set none again

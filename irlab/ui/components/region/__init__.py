@@ -6,20 +6,27 @@ page's. This component receives the whole region as blocks of numbers and text (
 :func:`blocks_json`), and redraws only what changed (``region.js``). Formulas arrive as MathML made on
 the server (:mod:`irlab.explain.mathml`), which the browser lays out natively.
 
+A change of K is shown without waiting for the server: with the region come its screens at every other K
+(when the learner has just moved K, or came to the K slider, see :func:`live_region`), and when the K
+slider shows another value the browser draws that screen at once; the run that the slider starts then
+draws the same screen, and nothing changes. The browser chooses a screen; it computes none.
+
 The learner's tile moves come back as the component's value ``{"change": {..., "row": key}}`` (the
-tiles' change, see :mod:`irlab.ui.components.tiles`, plus which row), read by :func:`unseen_change`.
+tiles' change, see :mod:`irlab.ui.components.tiles`, plus which row), read by its ``unseen_change``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+import streamlit as st
 
 from irlab.ui.components import asset_url, declare
 from irlab.ui.components.chart import CONFIG
-from irlab.ui.components.tiles import unseen_change
 
 _mount = declare("region", js="region/region.js", css="region/region.css", isolate_styles=False)
 
@@ -46,9 +53,76 @@ def with_digests(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool) -> Mapping | None:
-    """Mount (or update) the region with ``blocks``; returns a tile change the page has not taken yet."""
-    _mount(key=key, data={"blocks": with_digests(blocks), "present": present, "config": CONFIG,
-                          "plotly": asset_url("chart", "chart/vendor/plotly.min.js")},
-           default=None, width="stretch", height="content", on_change_change=_noop)
-    return unseen_change(key)
+def as_references(blocks: Sequence[Mapping[str, Any]], shown: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """``blocks`` (with digests) where every block, at any depth, that ``shown`` holds with the same digest is only
+    a reference to it, ``{"key", "kind", "digest", "same": True}``: another K's screen repeats much of this one.
+
+    >>> shown = with_digests([{"kind": "heading", "key": "h", "text": "Hi"}])
+    >>> other = with_digests([{"kind": "heading", "key": "h", "text": "Hi"},
+    ...                       {"kind": "heading", "key": "g", "text": "Ho"}])
+    >>> [block.get("same", False) for block in as_references(other, shown)]
+    [True, False]
+    """
+    digests = set()
+    _collect_digests(shown, digests)
+
+    def reference(block: Mapping[str, Any]) -> dict[str, Any]:
+        if block["digest"] in digests:
+            return {"key": block["key"], "kind": block["kind"], "digest": block["digest"], "same": True}
+        if "children" in block:
+            return {**block, "children": [reference(child) for child in block["children"]]}
+        return dict(block)
+
+    return [reference(block) for block in blocks]
+
+
+def _collect_digests(blocks: Sequence[Mapping[str, Any]], into: set[str]) -> None:
+    for block in blocks:
+        into.add(block["digest"])
+        _collect_digests(block.get("children", ()), into)
+
+
+def screen_digest(blocks: Sequence[Mapping[str, Any]]) -> str:
+    """One digest for a whole screen (with digests): other K's screens are drawn against the screen it names."""
+    return hashlib.blake2b("".join(block["digest"] for block in blocks).encode(), digest_size=8).hexdigest()
+
+
+def k_slider_class(widget_key: str) -> str:
+    """The class Streamlit gives the element of the widget with key ``widget_key``.
+
+    >>> k_slider_class("irlab.widget.k")
+    'st-key-irlab-widget-k'
+    """
+    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", widget_key.strip())
+
+
+def asked_for_other_k(key: str) -> str | None:
+    """The screen (:func:`screen_digest`) for which the region ``key`` asked for the other K's screens: the learner
+    came to the K slider (pointer or focus) while the browser had none for the screen it shows."""
+    value = st.session_state.get(key)
+    wants = value.get("wants") if isinstance(value, Mapping) else None
+    return wants if isinstance(wants, str) else None
+
+
+def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool, k: int | None = None,
+                k_slider: str | None = None,
+                other_k: Callable[[], Mapping[int, Sequence[Mapping[str, Any]]]] | None = None,
+                send_other_k: bool = False) -> None:
+    """Mount (or update) the region with ``blocks``.
+
+    ``k`` is the K the screen is drawn at and ``k_slider`` the key of the K slider. ``other_k`` makes the screen at
+    each other K (K -> blocks); they are sent when ``send_other_k`` (the learner has just moved K, and may move it
+    again) or when the browser asked for them for this screen (:func:`asked_for_other_k`). Not on every run: a
+    tile move's numbers would wait for seven more screens, and so would a cold start's.
+    """
+    shown = with_digests(blocks)
+    screen = screen_digest(shown)
+    data = {"name": key, "blocks": shown, "screen": screen, "k": k, "present": present,
+            "kSlider": k_slider_class(k_slider) if k_slider else None, "config": CONFIG,
+            "plotly": asset_url("chart", "chart/vendor/plotly.min.js")}
+    if other_k is not None and (send_other_k or asked_for_other_k(key) == screen):
+        # each block that is the same as in the shown screen goes as a reference to it
+        data["otherScreens"] = {str(at): as_references(with_digests(screen_at), shown)
+                                for at, screen_at in other_k().items()}
+    _mount(key=key, data=data, default=None, width="stretch", height="content", on_change_change=_noop,
+           on_wants_change=_noop)

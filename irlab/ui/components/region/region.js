@@ -20,13 +20,14 @@ import "../tiles/keys.js";
 import "../tiles/order.js";
 
 /**
- * @typedef {{kind: string, key: string, digest: string, [field: string]: any}} Block
+ * @typedef {{kind: string, key: string, digest: string, same?: boolean, children?: Block[], [field: string]: any}} Block
  * @typedef {{el: HTMLElement, kind: string, digest: string, state: any}} View
  * @typedef {{setStateValue: (name: string, value: unknown) => void, plotly: string, config: object}} Context
  */
 
-/** What the region did, for the tests that check it touches only what changed. */
-const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0 };
+/** What the region did, for the tests that check it touches only what changed (updates: the server's;
+ * otherScreens: other K's screens received; otherK: drawn from them). */
+const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherScreens: 0, otherK: 0 };
 /** @type {any} */ (window).__irlRegionStats = stats;
 
 /**
@@ -210,7 +211,7 @@ const KINDS = {
       KINDS.columns.update(view, block, ctx);
       return view;
     },
-    update(view, block, ctx) { reconcile(view.el, block.children, view.state, ctx); },
+    update(view, block, ctx) { reconcile(view.el, block.children || [], view.state, ctx); },
   },
 
   details: {
@@ -231,7 +232,7 @@ const KINDS = {
         /** @type {HTMLDetailsElement} */ (view.el).open = Boolean(block.open);
         view.state.open = block.open;
       }
-      reconcile(body, block.children, views, ctx);
+      reconcile(body, block.children || [], views, ctx);
     },
   },
 
@@ -480,19 +481,205 @@ function reconcile(container, blocks, views, ctx) {
   }
 }
 
+// ------------------------------------------------------------------------------------------- another K
+
+// A change of K is drawn the moment the K slider shows it, from that K's screen, which the server sent
+// with the region (irlab/ui/components/region/__init__.py, live_region) after the learner moved K, or
+// when asked: the learner's pointer or focus came to the slider while the region had no such screens.
+// The run the slider starts then sends the same screen, and nothing is touched again. Only the
+// learner's own slider moves count: when the server sets the slider (an undo), the region waits for
+// the server's screen, which may differ in more than K.
+
+/**
+ * @typedef {{root: HTMLElement, views: Map<string, View>, data: any, ctx: Context,
+ *            byDigest: Map<string, Block>, chosenK: number | null, asked: string}} Region
+ */
+
+/** The regions on the page, by component key. @type {Map<string, Region>} */
+const regions = new Map();
+/** The other K's screens sent for each region, by component key. @type {Map<string, {screen: string, screens: Record<string, Block[]>}>} */
+const otherScreens = new Map();
+
+const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+/** When the learner last pressed a slider's key or put a pointer on a slider (-1: their last input was elsewhere). */
+let sliderTouchedAt = -1;
+let sliderPointerDown = false;
+/** How long after the learner's key or pointer a slider's new value counts as theirs (a slow device's frames). */
+const SLIDER_MOVE_MS = 1500;
+
+/**
+ * Whether the learner's last input (a key or a pointer) went to a slider.
+ * @param {Event} event
+ * @returns {boolean}
+ */
+function onSlider(event) {
+  const target = /** @type {Element | null} */ (event.target);
+  return Boolean(target && target.closest && target.closest('[data-testid="stSlider"]'));
+}
+
+/** @param {KeyboardEvent} event */
+function noteKey(event) {
+  const mine = onSlider(event) && SLIDER_KEYS.has(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey;
+  sliderTouchedAt = mine ? performance.now() : -1;
+}
+
+/** @param {PointerEvent} event */
+function notePointer(event) {
+  sliderPointerDown = event.type === "pointerdown" && onSlider(event);
+  if (event.type === "pointerdown") sliderTouchedAt = sliderPointerDown ? performance.now() : -1;
+  else if (sliderTouchedAt >= 0) sliderTouchedAt = performance.now();
+}
+
+/** @returns {boolean} whether a slider that changes now is changed by the learner */
+function learnerMovesSlider() {
+  return sliderPointerDown || (sliderTouchedAt >= 0 && performance.now() - sliderTouchedAt < SLIDER_MOVE_MS);
+}
+
+/**
+ * The learner's pointer or focus came to an element: if it is a region's K slider and the region has no screens at
+ * the other K for the screen it shows, ask the server for them (once per screen).
+ * @param {Event} event
+ */
+function approach(event) {
+  const target = /** @type {Element | null} */ (event.target);
+  if (!target || !target.closest) return;
+  for (const region of regions.values()) {
+    const { kSlider, screen, name } = region.data;
+    if (!kSlider || !region.root.isConnected || !target.closest(`.${kSlider}`) || region.asked === screen) continue;
+    if (otherScreens.get(name)?.screen === screen) continue;
+    region.asked = screen;
+    region.ctx.setStateValue("wants", screen);
+  }
+}
+
+/** @type {MutationObserver | null} */
+let sliderWatch = null;
+
+/** Watch every slider's value on the page (once), and the learner's keys and pointers. */
+function watchSliders() {
+  if (sliderWatch) return;
+  document.addEventListener("keydown", noteKey, true);
+  document.addEventListener("pointerdown", notePointer, true);
+  document.addEventListener("pointerup", notePointer, true);
+  document.addEventListener("pointercancel", notePointer, true);
+  document.addEventListener("pointerover", approach, true);
+  document.addEventListener("focusin", approach, true);
+  sliderWatch = new MutationObserver((records) => {
+    if (!learnerMovesSlider()) return;
+    for (const [name, region] of regions) {
+      if (!region.root.isConnected) {
+        regions.delete(name);
+        continue;
+      }
+      const slider = region.data.kSlider;
+      if (slider && records.some((record) => /** @type {Element} */ (record.target).closest?.(`.${slider}`))) {
+        const k = sliderK(region);
+        if (k !== null) {
+          region.chosenK = k === region.data.k ? null : k;
+          draw(region);
+        }
+      }
+    }
+  });
+  sliderWatch.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["aria-valuetext"] });
+}
+
+/**
+ * The K the region's slider shows, or null (no slider).
+ * @param {Region} region
+ * @returns {number | null}
+ */
+function sliderK(region) {
+  if (!region.data.kSlider) return null;
+  const input = /** @type {HTMLInputElement | null} */ (
+    document.querySelector(`.${region.data.kSlider} input[type="range"]`));
+  if (!input) return null;
+  const k = Number(input.value);
+  return Number.isInteger(k) ? k : null;
+}
+
+/**
+ * The screen at ``k`` the server sent with the region's current screen, its repeated blocks filled in
+ * from that screen; null when it has not arrived (or was sent with an earlier screen).
+ * @param {Region} region
+ * @param {number} k
+ * @returns {Block[] | null}
+ */
+function screenAt(region, k) {
+  const sent = otherScreens.get(region.data.name);
+  if (!sent || sent.screen !== region.data.screen || !sent.screens[String(k)]) return null;
+  let complete = true;
+  /** @param {Block} block @returns {Block} */
+  const fill = (block) => {
+    if (block.same) {
+      const shown = region.byDigest.get(block.digest);
+      if (!shown) complete = false;
+      return shown || block;
+    }
+    return block.children ? { ...block, children: block.children.map(fill) } : block;
+  };
+  const blocks = sent.screens[String(k)].map(fill);
+  return complete ? blocks : null;
+}
+
+/**
+ * Every block of ``blocks``, at any depth, by digest.
+ * @param {Block[]} blocks
+ * @param {Map<string, Block>} [into]
+ * @returns {Map<string, Block>}
+ */
+function byDigest(blocks, into = new Map()) {
+  for (const block of blocks) {
+    into.set(block.digest, block);
+    if (block.children) byDigest(block.children, into);
+  }
+  return into;
+}
+
+/**
+ * Draw the region: the learner's chosen K's screen while the server has not answered it, else the server's.
+ * While the chosen K's screen has not arrived, what is shown stays.
+ * @param {Region} region
+ */
+function draw(region) {
+  if (region.chosenK === null) {
+    reconcile(region.root, region.data.blocks, region.views, region.ctx);
+    return;
+  }
+  const blocks = screenAt(region, region.chosenK);
+  if (!blocks) return;
+  reconcile(region.root, blocks, region.views, region.ctx);
+  stats.otherK += 1;
+}
+
 // ------------------------------------------------------------------------------------------- entry
 
-/** @param {{data: any, parentElement: HTMLElement & {__irlRegion?: any}, setStateValue: (name: string, value: unknown) => void}} component */
+/** @param {{data: any, parentElement: HTMLElement & {__irlRegion?: Region}, setStateValue: (name: string, value: unknown) => void}} component */
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
+  stats.updates += 1;
   let region = parentElement.__irlRegion;
   if (!region || !region.root.isConnected) {
     const root = el("div", "irl-region", "irl-region");
     parentElement.append(root);
-    region = parentElement.__irlRegion = { root, views: new Map() };
+    region = parentElement.__irlRegion = { root, views: new Map(), data, ctx: /** @type {any} */ (null),
+                                           byDigest: new Map(), chosenK: null, asked: "" };
   }
   region.root.classList.toggle("irl-present", Boolean(data.present));
-  /** @type {Context} */
-  const ctx = { setStateValue, plotly: data.plotly, config: data.config };
-  reconcile(region.root, data.blocks, region.views, ctx);
+  region.data = data;
+  if (data.otherScreens) {
+    otherScreens.set(data.name, { screen: data.screen, screens: data.otherScreens });
+    stats.otherScreens += 1;
+  }
+  region.byDigest = byDigest(data.blocks);
+  region.ctx = { setStateValue, plotly: data.plotly, config: data.config };
+  if (data.kSlider) {
+    regions.set(data.name, region);
+    watchSliders();
+    // the server answered the learner's K (or set the slider itself): its screen is the one to show
+    if (region.chosenK !== null && sliderK(region) === data.k) region.chosenK = null;
+  } else {
+    region.chosenK = null;
+  }
+  draw(region);
 }
