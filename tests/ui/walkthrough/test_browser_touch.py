@@ -186,3 +186,21 @@ def test_escape_calls_off_a_mouse_drag(app_page):
     assert app_page.order() == START
     assert app_page.page.evaluate(ROW)["lifted"] == 0
     assert app_page.page.locator(".irl-drop-before, .irl-drop-after").count() == 0
+
+
+FORMULAS_FIT = """() => Array.from(document.querySelectorAll('[data-testid="irl-formula"]')).map(box => ({
+  fits: box.scrollWidth <= box.clientWidth + 1, size: box.style.fontSize,
+  scrolls: box.tabIndex === 0 && box.getAttribute('role') === 'group'
+           && box.getAttribute('aria-label') === 'Formula (scrolls sideways)'}))"""
+
+
+def test_on_a_phone_each_formula_fits_or_scrolls_with_the_keyboard(phone):
+    """NDCG's formulas on a phone, presenting (the largest type): a formula wider than its column is made smaller
+    (to 70% at least); one that still does not fit is a focus stop that says it scrolls sideways, and only then
+    (region.js, fitSoon)."""
+    phone.open("ndcg?present=1")
+    phone.page.locator('[data-testid="irl-formula"]').first.wait_for()
+    phone.page.wait_for_timeout(300)
+    formulas = phone.page.evaluate(FORMULAS_FIT)
+    assert formulas and any(formula["size"] for formula in formulas)  # some were made smaller
+    assert all(formula["fits"] != formula["scrolls"] for formula in formulas), formulas

@@ -362,6 +362,29 @@ function fitSoon(box) {
 }
 
 /**
+ * Fit every formula in ``root`` again when its width changes (a rotated phone, the sidebar, presentation mode)
+ * and when the formulas' font has loaded: a fit measured with the fallback font or at another width would leave a
+ * formula cut off without the keyboard being able to scroll it.
+ * @param {HTMLElement} root
+ */
+function refitOnResize(root) {
+  const refit = () => {
+    if (!root.isConnected) {  // the learner went to another page: this region is gone
+      document.fonts?.removeEventListener("loadingdone", refit);
+      return;
+    }
+    root.querySelectorAll('[data-testid="irl-formula"]').forEach((box) => fitSoon(/** @type {HTMLElement} */ (box)));
+  };
+  let width = -1;
+  new ResizeObserver(([entry]) => {
+    if (Math.round(entry.contentRect.width) === width) return;  // only the height changed: the fits stand
+    width = Math.round(entry.contentRect.width);
+    refit();
+  }).observe(root);
+  document.fonts?.addEventListener("loadingdone", refit);
+}
+
+/**
  * Show tab ``index`` of a tabs block: its children are drawn (or brought up to date) when it is shown.
  * @param {View} view
  * @param {number} index
@@ -662,6 +685,7 @@ export default function (component) {
   if (!region || !region.root.isConnected) {
     const root = el("div", "irl-region", "irl-region");
     parentElement.append(root);
+    refitOnResize(root);
     region = parentElement.__irlRegion = { root, views: new Map(), data, ctx: /** @type {any} */ (null),
                                            byDigest: new Map(), chosenK: null, asked: "" };
   }
