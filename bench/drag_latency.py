@@ -5,7 +5,9 @@
 The **bare page** is one ``st.slider("K", 1, 8)`` and one ``st.metric`` (see ``bench/k_change_cost.py``). For
 the bare page and every chapter it measures, in the page with ``performance.now()``:
 
-* **K change**: ArrowRight / ArrowLeft on the focused K slider -> the headline number names the new K;
+* **K change**: ArrowRight / ArrowLeft on the focused K slider -> the headline number names the new K (a chapter
+  draws it from the screens at the other K that focusing the slider asked for, or that the last K change brought;
+  a change before they arrived waits for the server, and shows in the p95);
 * **main-thread time per change**: Chrome DevTools Protocol ``Performance.getMetrics`` ``TaskDuration`` after
   the page has settled minus before the key press (or the drop);
 * **drop -> numbers**: a real mouse drag of a tile to rank 1 (and back), from the release (``pointerup``) until every
