@@ -174,3 +174,19 @@ def test_a_change_of_k_is_drawn_with_the_slider_before_the_server_answers(app_pa
         app_page.page.wait_for_function("(n) => window.__irlRegionStats.otherScreens === n", arg=k - 1)
         stats = app_page.page.evaluate("window.__irlRegionStats")
         assert stats["numbers"] == seen["numbers"] and app_page.metrics() == drawn  # the answer set none again
+
+
+def test_a_mouse_resting_on_the_k_slider_asks_for_the_screens_at_the_other_k(app_page):
+    """Recall & precision: a mouse that rests on the K slider asks for the screens at the other K (a pointer on its
+    way across does not rest long enough), and End then draws K = 8 before the server's answer."""
+    app_page.open("recall-precision")
+    app_page.metric("Recall@2")
+    app_page.page.locator(".st-key-irlab-widget-k").hover()
+    app_page.page.wait_for_function("() => window.__irlRegionStats.otherScreens === 1")
+    before = app_page.page.evaluate(WATCH_K_CHANGE)
+    app_page.page.locator(".st-key-irlab-widget-k input[type=range]").focus()
+    app_page.page.keyboard.press("End")
+    app_page.metric("Recall@8")
+    [seen] = app_page.page.evaluate("window.__irlSeen")
+    assert seen["label"] == "Recall@8" and seen["updates"] == before["updates"]  # before the server's update
+    assert app_page.metrics() == {"Recall@8": "1", "Precision@8": "0.5"}

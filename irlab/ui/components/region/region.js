@@ -575,6 +575,22 @@ function approach(event) {
   }
 }
 
+/** How long a pointer rests on the K slider before it counts as coming to it (a pointer on its way across does not). */
+const HOVER_MS = 150;
+/** @type {number | undefined} */
+let hovering;
+
+/**
+ * A pointer over an element: ask (see ``approach``) if it is still there after ``HOVER_MS``; a focus or a press on
+ * the slider asks at once.
+ * @param {PointerEvent} event
+ */
+function hover(event) {
+  clearTimeout(hovering);
+  if (event.type === "pointerover" && event.pointerType === "mouse") hovering = window.setTimeout(() => approach(event), HOVER_MS);
+  else approach(event);
+}
+
 /** @type {MutationObserver | null} */
 let sliderWatch = null;
 
@@ -585,7 +601,8 @@ function watchSliders() {
   document.addEventListener("pointerdown", notePointer, true);
   document.addEventListener("pointerup", notePointer, true);
   document.addEventListener("pointercancel", notePointer, true);
-  document.addEventListener("pointerover", approach, true);
+  document.addEventListener("pointerover", hover, true);
+  document.addEventListener("pointerdown", approach, true);
   document.addEventListener("focusin", approach, true);
   sliderWatch = new MutationObserver((records) => {
     if (!learnerMovesSlider()) return;
