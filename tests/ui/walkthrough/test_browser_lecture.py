@@ -106,9 +106,10 @@ def test_every_headline_number_shows_its_change_after_a_move(app_page):
     # the change of the exact values (0.61315 - 0.38689), so it may differ from the shown values' difference in the
     # last digit
     change = irlab.ndcg_at_k(SWAPPED, GRADES, 2) - irlab.ndcg_at_k(SOURCE, GRADES, 2)
-    # colour is not the only sign: an arrow (a character, read out too) accompanies each change
-    assert [d.strip() for d in deltas] == ["no change", "\u25b2 +1.4763", "no change",
-                                           "\u25b2 +" + format_number(change)], deltas
+    # colour is not the only sign: an arrow (a character, read out too) accompanies each change, joined to it by a
+    # no-break space so that a narrow box never leaves the arrow alone at the end of a line
+    assert [d.strip() for d in deltas] == ["no change", "\u25b2\u00a0+1.4763", "no change",
+                                           "\u25b2\u00a0+" + format_number(change)], deltas
     trends = app_page.page.locator(delta).evaluate_all("ds => ds.map(d => d.dataset.trend)")
     assert trends == ["same", "up", "same", "up"]
 

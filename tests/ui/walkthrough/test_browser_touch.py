@@ -204,3 +204,27 @@ def test_on_a_phone_each_formula_fits_or_scrolls_with_the_keyboard(phone):
     formulas = phone.page.evaluate(FORMULAS_FIT)
     assert formulas and any(formula["size"] for formula in formulas)  # some were made smaller
     assert all(formula["fits"] != formula["scrolls"] for formula in formulas), formulas
+
+
+DELTA_LINES = """() => Array.from(document.querySelectorAll('[data-testid="irl-metric-delta"]')).map(delta => {
+  const range = document.createRange();
+  range.selectNodeContents(delta);
+  return [delta.textContent, new Set(Array.from(range.getClientRects()).map(rect => Math.round(rect.top))).size];
+})"""
+
+
+def test_on_a_phone_each_change_keeps_its_arrow_on_its_line(phone):
+    """NDCG on a phone, a tap on the K slider from K = 6 to K = 3 (the boxes are two to a row, narrow): each change,
+    an arrow and a number such as "▼ -3.1956", is on one line. Before, the arrow could stay at the end of the
+    value's line and the number wrap under it."""
+    phone.open("ndcg?k=6")
+    phone.metric("NDCG@6")
+    track = phone.page.locator('.st-key-irlab-widget-k [data-testid="stSlider"]').bounding_box()
+    handle = phone.page.locator(".st-key-irlab-widget-k input[type=range]").locator("xpath=../..").bounding_box()
+    left, right = track["x"] + handle["width"] / 2, track["x"] + track["width"] - handle["width"] / 2
+    phone.page.touchscreen.tap(left + (right - left) * 2 / 7, handle["y"] + handle["height"] / 2)  # K = 3 of 1-8
+    phone.metric("NDCG@3")
+    phone.page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="irl-metric-delta"]'))
+                                     .filter(delta => delta.dataset.trend === 'down').length === 4""")
+    lines = phone.page.evaluate(DELTA_LINES)
+    assert all(count == 1 for text, count in lines if text), lines

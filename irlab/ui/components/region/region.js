@@ -86,7 +86,8 @@ const KINDS = {
         }
         let changed = setText(parts.label, item.label);
         changed = setText(parts.value, item.value) || changed;
-        const arrow = item.trend === "up" ? "\u25B2 " : item.trend === "down" ? "\u25BC " : "";
+        // a no-break space: on a narrow box the arrow wraps with its number, not alone at the end of a line
+        const arrow = item.trend === "up" ? "\u25B2\u00A0" : item.trend === "down" ? "\u25BC\u00A0" : "";
         changed = setText(parts.delta, item.delta ? arrow + item.delta : "") || changed;
         if (parts.delta.dataset.trend !== (item.trend || "none")) parts.delta.dataset.trend = item.trend || "none";
         if (parts.box.title !== (item.help || "")) parts.box.title = item.help || "";
