@@ -78,7 +78,7 @@ def value_at_k_marks(index: int, name: str, series: Curve, k: int, colour: str, 
 
     They are layout, not trace properties, so that a change of K leaves the traces as they are, and the chart
     component hands Plotly the same trace objects: Plotly then moves shapes and labels instead of recomputing
-    and redrawing every trace (18 -> 7 ms of the browser's main thread per chart and K change, measured in
+    and redrawing every trace (16.8 -> 7.9 ms of the browser's main thread per chart and K change, measured in
     bench/chart_k_change.py). The ring keeps the series' own marker symbol inside it, so the point at K is
     found without colour; the label sits where :func:`label_position` says, just clear of the ring.
 

@@ -35,6 +35,10 @@ def _noop() -> None:
     """State callback: the state name ``change`` is only accepted with a callback."""
 
 
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
 def with_digests(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each block (and each nested block) with a short digest of its content, so the browser compares
     one string instead of the block.
@@ -47,8 +51,7 @@ def with_digests(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         block = dict(block)
         if "children" in block:
             block["children"] = with_digests(block["children"])
-        text = json.dumps(block, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        block["digest"] = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+        block["digest"] = _digest(json.dumps(block, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
         out.append(block)
     return out
 
@@ -84,7 +87,7 @@ def _collect_digests(blocks: Sequence[Mapping[str, Any]], into: set[str]) -> Non
 
 def screen_digest(blocks: Sequence[Mapping[str, Any]]) -> str:
     """One digest for a whole screen (with digests): other K's screens are drawn against the screen it names."""
-    return hashlib.blake2b("".join(block["digest"] for block in blocks).encode(), digest_size=8).hexdigest()
+    return _digest("".join(block["digest"] for block in blocks))
 
 
 def k_slider_class(widget_key: str) -> str:
