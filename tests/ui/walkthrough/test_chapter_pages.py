@@ -341,3 +341,16 @@ def test_the_other_k_screens_are_sent_after_a_k_move_or_when_asked_for_the_scree
     assert set(_other_k(_region(at))) == {1, 2, 3, 5, 6, 7, 8}
     at.run()
     assert "otherScreens" not in _region(at)  # taken once
+
+
+@pytest.mark.parametrize("wants", [None, 42, ["a", "b"], {"screen": "x"}, "x" * 100_000, "<script>alert(1)</script>"])
+def test_a_malformed_request_for_the_other_k_screens_is_ignored(wants, open_page):
+    """The browser's ``wants`` is untrusted: anything but the shown screen's digest sends nothing, raises nothing
+    and changes nothing on the screen."""
+    at = open_page("ndcg")
+    before = _region(at)
+    at.session_state[REGION] = {"wants": wants}
+    at.run()
+    assert not at.exception
+    after = _region(at)
+    assert "otherScreens" not in after and after["blocks"] == before["blocks"]
