@@ -11,7 +11,9 @@ the bare page and every chapter it measures, in the page with ``performance.now(
 * **main-thread time per change**: Chrome DevTools Protocol ``Performance.getMetrics`` ``TaskDuration`` after
   the page has settled minus before the key press (or the drop);
 * **drop -> numbers**: a real mouse drag of a tile to rank 1 (and back), from the release (``pointerup``) until every
-  headline number shows what irlab computes for the new order; the tile is the highest-ranked one whose move
+  headline number shows what irlab computes for the new order (a chapter draws it from the tile's moves that the
+  press asked for, the mouse going straight from the tile's centre down as ``tests.browser.drag_tile`` does; a drop
+  before they arrived waits for the server, and shows in the p95); the tile is the highest-ranked one whose move
   changes every headline number it can (a move inside the top K would leave Recall@K as it was, and a number
   that does not change would be "shown" at once);
 * **drop -> charts**: from the same drop until every chart on the page holds new data;

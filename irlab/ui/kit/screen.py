@@ -11,7 +11,7 @@ session). Every number still comes from the chapter's view; this module turns it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -162,4 +162,36 @@ def other_k_blocks(state: WalkthroughState, chapter: Chapter) -> dict[int, list[
             at_k = replace(state, k=k)
             screens[k] = region_blocks(chapter_screen(at_k, chapter), at_k, chapter, guide.steps(at_k, chapter),
                                        remember=False)
+    return screens
+
+
+def tile_rows(blocks: Sequence[Block]) -> Iterator[Tiles]:
+    """Every row of tiles in ``blocks``, at any depth."""
+    for block in blocks:
+        if isinstance(block, Tiles):
+            yield block
+        yield from tile_rows(getattr(block, "children", ()))
+
+
+def moved_blocks(state: WalkthroughState, chapter: Chapter, row: str, item: str,
+                 state_after: Callable[[Mapping[str, Any]], WalkthroughState]) -> dict[str, list[dict[str, Any]]]:
+    """The region after each move of tile ``item`` in tile row ``row`` to another rank, as the move would draw it
+    (the order, its ids joined by a line break -> blocks); {} when the screen has no such row or tile.
+
+    ``state_after`` turns the tiles' change into the state (:func:`irlab.ui.walkthrough.state.tile_change_state`),
+    as the run that takes the move will. Nothing is remembered as shown (see :func:`region_blocks`): the browser
+    draws one of these the moment the learner drops the tile, and the run that follows draws the same.
+    """
+    tiles = next((block for block in tile_rows(chapter_screen(state, chapter)) if block.key == row), None)
+    order = [str(tile["id"]) for tile in tiles.row.tiles] if tiles else []
+    if item not in order:
+        return {}
+    rest = [other for other in order if other != item]
+    screens = {}
+    for rank in range(len(order)):
+        moved = [*rest[:rank], item, *rest[rank:]]
+        if moved != order:
+            after = state_after({"row": row, "order": moved, "grades": None})
+            screens["\n".join(moved)] = region_blocks(chapter_screen(after, chapter), after, chapter,
+                                                      guide.steps(after, chapter), remember=False)
     return screens

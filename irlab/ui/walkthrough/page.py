@@ -10,7 +10,8 @@ The live region holds the controls a move uses (K, undo, redo) and one component
 chapter's screen (:mod:`irlab.walkthrough.screens`: tiles, numbers, formulas, tables, charts, "Try
 this"), redrawing only what changed (:mod:`irlab.ui.components.region`); with it, when the learner has
 just moved K or comes to the K slider, the screen at every other K, so that the browser draws a K
-change the moment the slider shows it.
+change the moment the slider shows it, and when the learner comes to a tile, the screen after each of
+its moves, so that the browser draws a drop the moment the tile lands.
 
 Why a fragment: a move changes the tiles, the numbers, the formulas and the charts, and nothing
 else. Rerunning only that region spares the browser the title, the teaching text, the sidebar and
@@ -30,7 +31,7 @@ from irlab.ui.components.region import live_region as draw_region
 from irlab.ui.components.shortcuts import undo_shortcuts
 from irlab.ui.components.tiles import unseen_change
 from irlab.ui.kit.notices import notices
-from irlab.ui.kit.screen import other_k_blocks, region_blocks, take_ack
+from irlab.ui.kit.screen import moved_blocks, other_k_blocks, region_blocks, take_ack
 from irlab.ui.shell.error_boundary import error_boundary
 from irlab.ui.shell.pages import chapter_page_path
 from irlab.ui.shell.style import apply_style
@@ -45,6 +46,7 @@ from irlab.ui.walkthrough.state import (
     set_state,
     sync_url,
     take_notices,
+    tile_change_state,
 )
 from irlab.walkthrough import guide
 from irlab.walkthrough.chapters import CHAPTERS, Chapter
@@ -90,7 +92,8 @@ def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> No
         state = current_state()
         change = unseen_change(REGION)
         take_ack(change)
-        state = adopt_tile_change(state, change, targets, state.effective_mode(chapter))
+        mode = state.effective_mode(chapter)
+        state = adopt_tile_change(state, change, targets, mode)
         if _outside(state, chapter) != st.session_state.get(OUTSIDE):
             st.rerun(scope="app")  # an undo changed the mode or presentation mode: redraw the sidebar too
         steps = history()
@@ -98,7 +101,9 @@ def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> No
         live_controls(state, chapter, steps)
         blocks = region_blocks(chapter_screen(state, chapter), state, chapter, guide.steps(state, chapter))
         draw_region(blocks, key=REGION, present=state.present, k=state.effective_k(chapter), k_slider=K_WIDGET,
-                    other_k=lambda: other_k_blocks(state, chapter), send_other_k=took_k_move())
+                    other_k=lambda: other_k_blocks(state, chapter), send_other_k=took_k_move(),
+                    moves=lambda row, item: moved_blocks(
+                        state, chapter, row, item, lambda move: tile_change_state(state, move, targets, mode)))
         sync_url(state, chapter)
 
     region()

@@ -112,24 +112,35 @@ def _edited_grades(raw: object) -> dict[str, int] | None:
     return None if grades == dict(rubric) else grades
 
 
+def tile_change_state(state: WalkthroughState, change: Mapping, targets: Mapping[str, str],
+                      mode: str) -> WalkthroughState:
+    """The state after tile change ``change`` (the tiles' change and the ``row`` it came from); ``targets`` maps a
+    tile row's key to :data:`MAIN` or a query id. Raises :class:`ValidationError` for a change no row could send.
+
+    The one place a change becomes a state: the run that takes the change, and the screens drawn ahead of a
+    move (:func:`irlab.ui.kit.screen.moved_blocks`), so that both draw the same screen.
+    """
+    target = targets.get(change.get("row"))  # type: ignore[arg-type]
+    if target is None:
+        raise ValidationError(f"no tile row {str(change.get('row'))[:40]!r} on this page")
+    order = SCENARIO.check_ranking(change.get("order") or [], complete=True)
+    if target != MAIN:
+        return replace(state, query_orders={**state.query_orders, target: order})
+    state = replace(state, order=order)
+    if mode == "graded" and change.get("grades") is not None:
+        state = replace(state, grades=_edited_grades(change["grades"]))
+    return state
+
+
 def adopt_tile_change(state: WalkthroughState, change: Mapping | None, targets: Mapping[str, str],
                       mode: str) -> WalkthroughState:
-    """Apply a tile move from the live region: ``targets`` maps a tile row's key to :data:`MAIN` or a query id.
+    """Apply a tile move from the live region (:func:`tile_change_state`), or say why it was ignored.
 
     ``change`` is the region's value (the tiles' change and the ``row`` it came from), or None.
     """
     if change is not None:
-        target = targets.get(change.get("row"))  # type: ignore[arg-type]
         try:
-            if target is None:
-                raise ValidationError(f"no tile row {str(change.get('row'))[:40]!r} on this page")
-            order = SCENARIO.check_ranking(change.get("order") or [], complete=True)
-            if target == MAIN:
-                state = replace(state, order=order)
-                if mode == "graded" and change.get("grades") is not None:
-                    state = replace(state, grades=_edited_grades(change["grades"]))
-            else:
-                state = replace(state, query_orders={**state.query_orders, target: order})
+            state = tile_change_state(state, change, targets, mode)
         except ValidationError as error:
             add_notice(f"A change from the tiles was ignored: {error.message}.")
     set_state(state)

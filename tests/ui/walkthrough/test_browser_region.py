@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import drag_tile
+
 pytestmark = pytest.mark.browser
 
 WATCH = """() => {
@@ -190,3 +192,78 @@ def test_a_mouse_resting_on_the_k_slider_asks_for_the_screens_at_the_other_k(app
     [seen] = app_page.page.evaluate("window.__irlSeen")
     assert seen["label"] == "Recall@8" and seen["updates"] == before["updates"]  # before the server's update
     assert app_page.metrics() == {"Recall@8": "1", "Precision@8": "0.5"}
+
+
+WATCH_DROP = """() => {
+  const stats = window.__irlRegionStats;
+  window.__irlSeen = [];
+  const values = Array.from(document.querySelectorAll('[data-testid="irl-metric-value"]'));
+  if (window.__irlSeenWatch) window.__irlSeenWatch.disconnect();
+  window.__irlSeenWatch = new MutationObserver(() => window.__irlSeen.push({updates: stats.updates,
+                                                                           numbers: stats.numbers}));
+  for (const value of values) {
+    window.__irlSeenWatch.observe(value, {childList: true, characterData: true, subtree: true});
+  }
+  return {...stats};
+}"""
+
+
+def _headline(slug: str, order: list[str]) -> dict[str, str]:
+    """What irlab computes for the chapter's headline numbers with the main row in ``order``."""
+    from dataclasses import replace
+
+    from irlab.walkthrough.chapters import chapter
+    from irlab.walkthrough.state import DEFAULT_STATE
+    from irlab.walkthrough.views import ndcg_view, recall_precision_view
+
+    view = {"ndcg": ndcg_view, "recall-precision": recall_precision_view}[slug]
+    state = DEFAULT_STATE.with_preset(chapter(slug))
+    return {h.label: h.display for h in view(replace(state, order=tuple(order)), chapter(slug)).headline}
+
+
+def test_a_tile_drop_is_drawn_before_the_server_answers(app_page):
+    """NDCG: a mouse resting on a tile asks for that tile's moves; dropping it at rank 1 then shows every headline
+    number of the new order while the server has not answered the move, and the server's answer (the same screen
+    but for the tiles) sets no number and no formula again."""
+    app_page.open("ndcg")
+    app_page.metric("NDCG@2")
+    assert app_page.page.evaluate("window.__irlRegionStats.moveScreens") == 0  # not sent with a cold start
+    tiles = app_page.page.locator('[data-testid="irl-list"]').first.locator('[data-testid="irl-tile"]')
+    tiles.nth(2).hover()
+    app_page.page.wait_for_function("() => window.__irlRegionStats.moveScreens === 1")
+    before = app_page.page.evaluate(WATCH_DROP)
+    drag_tile(app_page.page, tiles.nth(2), tiles.nth(0), after=False)
+    expected = _headline("ndcg", ["3", "1", "2", "4", "5", "6", "7", "8"])
+    app_page.page.wait_for_function("(n) => window.__irlRegionStats.updates > n", arg=before["updates"])
+    assert app_page.metrics() == expected
+    seen = app_page.page.evaluate("window.__irlSeen")
+    assert seen and all(record["updates"] == before["updates"] for record in seen)  # all before the server's update
+    stats = app_page.page.evaluate("window.__irlRegionStats")
+    assert stats["moved"] == 1 and stats["numbers"] > before["numbers"] and stats["formulas"] > before["formulas"]
+    app_page.ready()
+    app_page.page.wait_for_timeout(500)
+    after = app_page.page.evaluate("window.__irlRegionStats")
+    assert (after["numbers"], after["formulas"], after["charts"]) == (stats["numbers"], stats["formulas"],
+                                                                     stats["charts"])
+    assert app_page.metrics() == expected
+
+
+def test_a_keyboard_move_is_drawn_ahead_and_the_tile_asks_again(app_page):
+    """Recall & precision: focusing a tile asks for its moves; Shift+ArrowUp (Recall@2 0.25 -> 0) is drawn before
+    the server answers, and after the answer the still focused tile asks for its moves from the new screen, so
+    Shift+ArrowDown (back to 0.25) is drawn early too."""
+    app_page.open("recall-precision")
+    app_page.metric("Recall@2")
+    tile = app_page.page.locator('[data-testid="irl-tile"][data-item-id="3"]')
+    tile.focus()
+    app_page.page.wait_for_function("() => window.__irlRegionStats.moveScreens === 1")
+    for presses, (key, order) in enumerate((("Shift+ArrowUp", "1 3 2"), ("Shift+ArrowDown", "1 2 3")), start=1):
+        order = order.split() + ["4", "5", "6", "7", "8"]
+        before = app_page.page.evaluate(WATCH_DROP)
+        app_page.page.keyboard.press(key)
+        app_page.wait_for_order(order)
+        app_page.page.wait_for_function("(n) => window.__irlRegionStats.moved === n", arg=presses)
+        app_page.page.wait_for_function("(n) => window.__irlRegionStats.moveScreens === n", arg=presses + 1)
+        assert app_page.metrics() == _headline("recall-precision", order)
+        seen = app_page.page.evaluate("window.__irlSeen")
+        assert seen and all(record["updates"] == before["updates"] for record in seen)  # before the answer

@@ -274,9 +274,9 @@ def _region(at) -> dict:
     return region
 
 
-def _other_k(region: dict) -> dict[int, list[dict]]:
-    """The screens at the other K sent with the region (K -> blocks), each reference to a block of the region's
-    screen filled in as the browser fills it in (``region.js``, ``screenAt``)."""
+def _filled(region: dict, screens: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """``screens`` sent with the region, each reference to a block of the region's screen filled in as the browser
+    fills it in (``region.js``, ``filled``)."""
     by_digest: dict[str, dict] = {}
 
     def index(blocks: list[dict]) -> None:
@@ -290,7 +290,12 @@ def _other_k(region: dict) -> dict[int, list[dict]]:
         return {**block, "children": [fill(child) for child in block["children"]]} if "children" in block else block
 
     index(region["blocks"])
-    return {int(k): [fill(block) for block in blocks] for k, blocks in region["otherScreens"].items()}
+    return {name: [fill(block) for block in blocks] for name, blocks in screens.items()}
+
+
+def _other_k(region: dict) -> dict[int, list[dict]]:
+    """The screens at the other K sent with the region (K -> blocks), filled in."""
+    return {int(k): blocks for k, blocks in _filled(region, region["otherScreens"]).items()}
 
 
 @pytest.mark.parametrize("slug", ["actual-vs-predicted", "recall-precision", "mrr", "map", "ndcg", "conventions"])
@@ -354,3 +359,104 @@ def test_a_malformed_request_for_the_other_k_screens_is_ignored(wants, open_page
     assert not at.exception
     after = _region(at)
     assert "otherScreens" not in after and after["blocks"] == before["blocks"]
+
+
+def _tile_rows(region: dict) -> list[dict]:
+    """The tile rows of the region's screen, at any depth."""
+    found = []
+
+    def walk(blocks: list[dict]) -> None:
+        for block in blocks:
+            if block["kind"] == "tiles":
+                found.append(block)
+            walk(block.get("children", []))
+
+    walk(region["blocks"])
+    return found
+
+
+def _moves(region: dict) -> dict[str, list[dict]]:
+    """The screens drawn ahead for a tile's moves (order joined by line breaks -> blocks), filled in."""
+    return _filled(region, region["moveScreens"]["screens"])
+
+
+def _without_row(blocks: list[dict], row: str) -> list[dict]:
+    """``blocks`` with tile row ``row`` left out (the tiles show a move themselves; the server's answer adds its
+    sequence number)."""
+    return [{**block, "children": _without_row(block["children"], row)} if "children" in block else block
+            for block in blocks if not (block["kind"] == "tiles" and block["key"] == row)]
+
+
+@pytest.mark.parametrize("slug", ["actual-vs-predicted", "recall-precision", "mrr", "map", "ndcg", "conventions"])
+def test_the_screen_drawn_ahead_for_a_tile_move_is_the_one_the_move_then_draws(slug, open_page):
+    """The browser draws a tile move the moment the tile is dropped, from the screen the server drew ahead for it
+    (``region.js``); the run that takes the move must then draw exactly that screen but for the tiles (numbers,
+    their changes, formulas, tables, charts, ticks), or the page would change twice. Every tile row, one tile
+    moved five times (each move drawn ahead from the screen before it), in graded mode where the chapter has it."""
+    at = open_page(slug)
+    if slug not in ("mrr", "map"):
+        at.radio(key="irlab.widget.mode").set_value("graded").run()
+    seq = 0
+    for row in _tile_rows(_region(at)):
+        item = row["data"]["tiles"][2]["id"]
+        for rank in (0, 7, 4, 1, 6):
+            region = _region(at)
+            [shown_row] = [block for block in _tile_rows(region) if block["key"] == row["key"]]
+            at.session_state[REGION] = {"moves": {"screen": region["screen"], "row": row["key"], "item": item}}
+            at.run()
+            asked = _region(at)
+            assert asked["screen"] == region["screen"] and asked["moveScreens"]["item"] == item
+            ahead = _moves(asked)
+            order = [tile["id"] for tile in shown_row["data"]["tiles"] if tile["id"] != item]
+            order.insert(rank, item)
+            assert len(ahead) == 7 and "\n".join(order) in ahead
+            drawn_ahead = ahead["\n".join(order)]
+            assert [block for block in _tile_rows({"blocks": drawn_ahead}) if block["key"] == row["key"]] == [shown_row]
+            seq += 1
+            grades = ({tile["id"]: tile["relevance"] for tile in shown_row["data"]["tiles"]}
+                      if shown_row["data"]["mode"] == "graded" else None)
+            at.session_state[REGION] = {"change": {"order": order, "grades": grades, "seq": seq, "action": "drag",
+                                                   "item": item, "row": row["key"]}}
+            at.run()
+            assert not at.exception
+            after = _region(at)
+            assert after["screen"] != region["screen"]
+            assert _without_row(after["blocks"], row["key"]) == _without_row(drawn_ahead, row["key"])
+
+
+def test_a_tiles_moves_are_sent_only_when_asked_for_the_screen_shown(tile_change, open_page):
+    """Seven more screens would delay every move, so they come only when the browser asks for a tile's moves for
+    the screen it shows (the learner came to the tile), once."""
+    at = open_page("ndcg")
+    screen = _region(at)["screen"]
+    assert "moveScreens" not in _region(at)  # a cold start
+    at.session_state[REGION] = {"moves": {"screen": "an earlier screen", "row": "tiles-main", "item": "1"}}
+    at.run()
+    assert "moveScreens" not in _region(at)
+    at.session_state[REGION] = {"moves": {"screen": screen, "row": "tiles-main", "item": "3"}}
+    at.run()
+    orders = ("3 1 2 4 5 6 7 8", "1 3 2 4 5 6 7 8", "1 2 4 3 5 6 7 8", "1 2 4 5 3 6 7 8", "1 2 4 5 6 3 7 8",
+              "1 2 4 5 6 7 3 8", "1 2 4 5 6 7 8 3")
+    assert set(_moves(_region(at))) == {order.replace(" ", "\n") for order in orders}
+    at.session_state[REGION] = {"moves": {"screen": screen, "row": "tiles-main", "item": "3"}, **tile_change(SWAPPED)}
+    at.run()
+    assert "moveScreens" not in _region(at)  # the move is taken: a new screen, not the one asked for
+
+
+@pytest.mark.parametrize("moves", [None, 42, "tiles-main", ["a"], {"screen": None, "row": "tiles-main", "item": "3"},
+                                   {"screen": "an earlier screen", "row": "tiles-main", "item": "3"},
+                                   {"row": "no such row", "item": "3"}, {"row": "tiles-main", "item": "99"},
+                                   {"row": "tiles-main", "item": "3" * 100_000}, {"row": ["tiles-main"], "item": "3"},
+                                   {"row": "<script>alert(1)</script>", "item": "<b>3</b>"}])
+def test_a_malformed_request_for_a_tiles_moves_is_ignored(moves, open_page):
+    """The browser's ``moves`` is untrusted: a request that is not for a tile of the shown screen sends nothing,
+    raises nothing and changes nothing on the screen (a request without a screen is for the shown one)."""
+    at = open_page("ndcg")
+    before = _region(at)
+    if isinstance(moves, dict):
+        moves = {"screen": before["screen"], **moves}
+    at.session_state[REGION] = {"moves": moves}
+    at.run()
+    assert not at.exception
+    after = _region(at)
+    assert "moveScreens" not in after and after["blocks"] == before["blocks"]

@@ -9,7 +9,9 @@ the server (:mod:`irlab.explain.mathml`), which the browser lays out natively.
 A change of K is shown without waiting for the server: with the region come its screens at every other K
 (when the learner has just moved K, or came to the K slider, see :func:`live_region`), and when the K
 slider shows another value the browser draws that screen at once; the run that the slider starts then
-draws the same screen, and nothing changes. The browser chooses a screen; it computes none.
+draws the same screen, and nothing changes. A tile move is drawn the same way: when the learner comes to a
+tile, the browser asks for the screen after each of its moves (:func:`asked_for_moves`), and draws the one
+the drop makes. The browser chooses a screen; it computes none.
 
 The learner's tile moves come back as the component's value ``{"change": {..., "row": key}}`` (the
 tiles' change, see :mod:`irlab.ui.components.tiles`, plus which row), read by its ``unseen_change``.
@@ -107,16 +109,54 @@ def asked_for_other_k(key: str) -> str | None:
     return wants if isinstance(wants, str) else None
 
 
+def asked_for_moves(key: str, screen: str) -> tuple[str, str] | None:
+    """The tile (row key, item id) whose moves the region ``key`` asked to have drawn ahead, for ``screen`` (the
+    learner's pointer or focus came to it); None when it asked for none, for another screen, or sent nonsense."""
+    value = st.session_state.get(key)
+    moves = value.get("moves") if isinstance(value, Mapping) else None
+    if not isinstance(moves, Mapping) or moves.get("screen") != screen:
+        return None
+    row, item = moves.get("row"), moves.get("item")
+    if not (isinstance(row, str) and isinstance(item, str) and 0 < len(row) <= 100 and 0 < len(item) <= 100):
+        return None
+    return row, item
+
+
+def _keeping_row(blocks: list[dict[str, Any]], row: str, shown: Mapping[str, str]) -> list[dict[str, Any]]:
+    """``blocks`` with tile row ``row`` a reference to the row shown (``shown``: key -> digest): the tiles already
+    show the move; only the server's answer, which knows the move's sequence number, updates them."""
+    def keep(block: dict[str, Any]) -> dict[str, Any]:
+        if block["kind"] == "tiles" and block["key"] == row and row in shown:
+            return {"key": row, "kind": "tiles", "digest": shown[row], "same": True}
+        if "children" in block:
+            return {**block, "children": [keep(child) for child in block["children"]]}
+        return block
+
+    return [keep(block) for block in blocks]
+
+
+def _tile_digests(blocks: Sequence[Mapping[str, Any]], into: dict[str, str]) -> dict[str, str]:
+    for block in blocks:
+        if block["kind"] == "tiles":
+            into[block["key"]] = block["digest"]
+        _tile_digests(block.get("children", ()), into)
+    return into
+
+
 def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool, k: int | None = None,
                 k_slider: str | None = None,
                 other_k: Callable[[], Mapping[int, Sequence[Mapping[str, Any]]]] | None = None,
-                send_other_k: bool = False) -> None:
+                send_other_k: bool = False,
+                moves: Callable[[str, str], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None) -> None:
     """Mount (or update) the region with ``blocks``.
 
     ``k`` is the K the screen is drawn at and ``k_slider`` the key of the K slider. ``other_k`` makes the screen at
     each other K (K -> blocks); they are sent when ``send_other_k`` (the learner has just moved K, and may move it
     again) or when the browser asked for them for this screen (:func:`asked_for_other_k`). Not on every run: a
     tile move's numbers would wait for seven more screens, and so would a cold start's.
+
+    ``moves(row, item)`` makes the screen after each move of a tile to another rank (the order -> blocks); they
+    are sent when the browser asked for that tile's moves for this screen (:func:`asked_for_moves`).
     """
     shown = with_digests(blocks)
     screen = screen_digest(shown)
@@ -127,5 +167,13 @@ def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool,
         # each block that is the same as in the shown screen goes as a reference to it
         data["otherScreens"] = {str(at): as_references(with_digests(screen_at), shown)
                                 for at, screen_at in other_k().items()}
+    tile = asked_for_moves(key, screen) if moves is not None else None
+    screens_after = moves(*tile) if tile is not None else {}
+    if screens_after:
+        row, item = tile
+        shown_rows = _tile_digests(shown, {})
+        data["moveScreens"] = {"row": row, "item": item, "screens": {
+            order: _keeping_row(as_references(with_digests(screen_after), shown), row, shown_rows)
+            for order, screen_after in screens_after.items()}}
     _mount(key=key, data=data, default=None, width="stretch", height="content", on_change_change=_noop,
-           on_wants_change=_noop)
+           on_wants_change=_noop, on_moves_change=_noop)

@@ -22,12 +22,15 @@ import "../tiles/order.js";
 /**
  * @typedef {{kind: string, key: string, digest: string, same?: boolean, children?: Block[], [field: string]: any}} Block
  * @typedef {{el: HTMLElement, kind: string, digest: string, state: any}} View
- * @typedef {{setStateValue: (name: string, value: unknown) => void, plotly: string, config: object}} Context
+ * @typedef {{setStateValue: (name: string, value: unknown) => void, plotly: string, config: object,
+ *            tileChange: (row: string, change: Record<string, unknown>) => void}} Context
  */
 
 /** What the region did, for the tests that check it touches only what changed (updates: the server's;
- * otherScreens: other K's screens received; otherK: drawn from them). */
-const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherScreens: 0, otherK: 0 };
+ * otherScreens: other K's screens received; otherK: drawn from them; moveScreens: a tile's moves received;
+ * moved: a move drawn from them). */
+const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherScreens: 0, otherK: 0,
+                moveScreens: 0, moved: 0 };
 /** @type {any} */ (window).__irlRegionStats = stats;
 
 /**
@@ -317,7 +320,7 @@ const KINDS = {
     create(block, ctx) {
       const root = el("div", "irl-tiles-block");
       const tiles = createTiles(root, (/** @type {Record<string, unknown>} */ change) =>
-        ctx.setStateValue("change", { ...change, row: block.key }));
+        ctx.tileChange(block.key, change));
       const view = { el: root, kind: "tiles", digest: "", state: tiles };
       KINDS.tiles.update(view, block, ctx);
       return view;
@@ -515,8 +518,11 @@ function reconcile(container, blocks, views, ctx) {
 // the server's screen, which may differ in more than K.
 
 /**
+ * @typedef {{seq: number, screen: string, blocks: Block[]}} Move
  * @typedef {{root: HTMLElement, views: Map<string, View>, data: any, ctx: Context,
- *            byDigest: Map<string, Block>, chosenK: number | null, asked: string}} Region
+ *            byDigest: Map<string, Block>, chosenK: number | null, asked: string,
+ *            moved: Move | null, pending: {row: string, seq: number} | null, askedMoves: Set<string>,
+ *            tileChange: (row: string, change: Record<string, unknown>) => void}} Region
  */
 
 /** The regions on the page, by component key. @type {Map<string, Region>} */
@@ -567,6 +573,7 @@ function learnerMovesSlider() {
 function approach(event) {
   const target = /** @type {Element | null} */ (event.target);
   if (!target || !target.closest) return;
+  approachTile(target);
   for (const region of regions.values()) {
     const { kSlider, screen, name } = region.data;
     if (!kSlider || !region.root.isConnected || !target.closest(`.${kSlider}`) || region.asked === screen) continue;
@@ -612,6 +619,7 @@ function watchSliders() {
         regions.delete(name);
         continue;
       }
+      if (region.moved) continue;  // the other K's screens are for the screen before the move: wait for the server
       const slider = region.data.kSlider;
       if (slider && records.some((record) => /** @type {Element} */ (record.target).closest?.(`.${slider}`))) {
         const k = sliderK(region);
@@ -649,6 +657,16 @@ function sliderK(region) {
 function screenAt(region, k) {
   const sent = otherScreens.get(region.data.name);
   if (!sent || sent.screen !== region.data.screen || !sent.screens[String(k)]) return null;
+  return filled(region, sent.screens[String(k)]);
+}
+
+/**
+ * ``blocks`` with each reference to a block of the screen shown replaced by that block; null when one is missing.
+ * @param {Region} region
+ * @param {Block[]} blocks
+ * @returns {Block[] | null}
+ */
+function filled(region, blocks) {
   let complete = true;
   /** @param {Block} block @returns {Block} */
   const fill = (block) => {
@@ -659,8 +677,8 @@ function screenAt(region, k) {
     }
     return block.children ? { ...block, children: block.children.map(fill) } : block;
   };
-  const blocks = sent.screens[String(k)].map(fill);
-  return complete ? blocks : null;
+  const all = blocks.map(fill);
+  return complete ? all : null;
 }
 
 /**
@@ -678,11 +696,15 @@ function byDigest(blocks, into = new Map()) {
 }
 
 /**
- * Draw the region: the learner's chosen K's screen while the server has not answered it, else the server's.
- * While the chosen K's screen has not arrived, what is shown stays.
+ * Draw the region: the learner's move while the server has not taken it, the learner's chosen K's screen while the
+ * server has not answered it, else the server's. While the chosen K's screen has not arrived, what is shown stays.
  * @param {Region} region
  */
 function draw(region) {
+  if (region.moved) {
+    reconcile(region.root, region.moved.blocks, region.views, region.ctx);
+    return;
+  }
   if (region.chosenK === null) {
     reconcile(region.root, region.data.blocks, region.views, region.ctx);
     return;
@@ -691,6 +713,131 @@ function draw(region) {
   if (!blocks) return;
   reconcile(region.root, blocks, region.views, region.ctx);
   stats.otherK += 1;
+}
+
+// ------------------------------------------------------------------------------------------- a tile's moves
+
+// A tile move is drawn the moment the tile is dropped, from the screen the server drew ahead for that
+// move (irlab/ui/components/region/__init__.py, live_region). The browser asks for a tile's moves when
+// the learner comes to the tile: a mouse resting on it, a focus, a press (a finger holds the tile before
+// it lifts, so the answer comes during the hold). On the drop it draws the screen of the order the tiles
+// now show, if the server sent it for the screen shown, then tells the server; when the server's answer
+// has taken the move (its tiles name the move's number), its screen replaces the one drawn ahead, which
+// is the same but for the tiles. A move made while an earlier change is still on its way, or a grade,
+// waits for the server as before.
+
+/** The moves drawn ahead for each region, by component key: for one screen, row + order -> blocks.
+ * @type {Map<string, {screen: string, screens: Map<string, Block[]>}>} */
+const moveScreens = new Map();
+
+/**
+ * The key of one order of one row among the moves drawn ahead.
+ * @param {string} row
+ * @param {string[] | string} order the ids in rank order, or already joined by line breaks
+ * @returns {string}
+ */
+function moveKey(row, order) {
+  return `${row}\n\n${Array.isArray(order) ? order.join("\n") : order}`;
+}
+
+/**
+ * Take the moves the server drew ahead (sent with ``data``, for its screen); those of other tiles on the same
+ * screen stay.
+ * @param {any} data
+ */
+function takeMoveScreens(data) {
+  let kept = moveScreens.get(data.name);
+  if (!kept || kept.screen !== data.screen) moveScreens.set(data.name, kept = { screen: data.screen, screens: new Map() });
+  const sent = data.moveScreens;
+  if (!sent) return;
+  for (const [order, blocks] of Object.entries(sent.screens || {})) kept.screens.set(moveKey(sent.row, order), blocks);
+  stats.moveScreens += 1;
+}
+
+/**
+ * The pointer or focus came to ``target``: if it is a tile of a region whose moves are not drawn ahead for the
+ * screen shown, ask the server for them (once per tile and screen).
+ * @param {Element} target
+ */
+function approachTile(target) {
+  const tile = /** @type {HTMLElement | null} */ (target.closest('[data-testid="irl-tile"]'));
+  const rowBlock = /** @type {HTMLElement | null} */ (tile?.closest(".irl-tiles-block") ?? null);
+  const item = tile?.dataset.itemId;
+  const row = rowBlock?.dataset.key;
+  if (!item || !row) return;
+  for (const region of regions.values()) {
+    if (!region.root.contains(rowBlock) || region.moved || region.chosenK !== null) continue;
+    const screen = region.data.screen;
+    const asked = `${screen}\n${row}\n${item}`;
+    if (region.askedMoves.has(asked)) return;
+    region.askedMoves.add(asked);
+    region.ctx.setStateValue("moves", { screen, row, item });
+  }
+}
+
+/**
+ * The learner changed tile row ``row``: draw the move now if its screen was drawn ahead, and tell the server.
+ * @param {Region} region
+ * @param {string} row
+ * @param {Record<string, unknown>} change the tiles' change: order, grades, seq, action
+ */
+function tileChange(region, row, change) {
+  const send = () => region.ctx.setStateValue("change", { ...change, row });
+  const seq = Number(change.seq);
+  const waiting = region.pending !== null;
+  region.pending = { row, seq };
+  const blocks = !waiting && change.action !== "grade" && region.chosenK === null && region.root.isConnected
+    ? movedScreen(region, row, /** @type {string[]} */ (change.order)) : null;
+  if (!blocks) {
+    send();
+    return;
+  }
+  region.moved = { seq, screen: region.data.screen, blocks };
+  draw(region);
+  stats.moved += 1;
+  // tell the server after the frame that shows the move: telling it first costs a slow device a frame's wait
+  requestAnimationFrame(() => window.setTimeout(send, 0));
+}
+
+/**
+ * The screen the server drew ahead for ``order`` of tile row ``row``, its repeated blocks filled in from the screen
+ * shown; null when it was not drawn ahead for the screen shown.
+ * @param {Region} region
+ * @param {string} row
+ * @param {string[]} order
+ * @returns {Block[] | null}
+ */
+function movedScreen(region, row, order) {
+  const kept = moveScreens.get(region.data.name);
+  const sent = kept && kept.screen === region.data.screen && Array.isArray(order) ? kept.screens.get(moveKey(row, order)) : null;
+  return sent ? filled(region, sent) : null;
+}
+
+/**
+ * The tiles block ``row`` in ``blocks``, at any depth.
+ * @param {Block[]} blocks
+ * @param {string} row
+ * @returns {Block | null}
+ */
+function tilesBlock(blocks, row) {
+  for (const block of blocks) {
+    if (block.kind === "tiles" && block.key === row) return block;
+    const inside = block.children ? tilesBlock(block.children, row) : null;
+    if (inside) return inside;
+  }
+  return null;
+}
+
+/**
+ * Whether the server's ``data`` has taken the region's latest tile change (its row names the change's number).
+ * @param {Region} region
+ * @param {any} data
+ * @returns {boolean}
+ */
+function takenChange(region, data) {
+  if (!region.pending) return true;
+  const ack = tilesBlock(data.blocks, region.pending.row)?.data?.ack_seq;
+  return typeof ack === "number" && ack >= region.pending.seq;
 }
 
 // ------------------------------------------------------------------------------------------- entry
@@ -704,24 +851,35 @@ export default function (component) {
     const root = el("div", "irl-region", "irl-region");
     parentElement.append(root);
     refitOnResize(root);
-    region = parentElement.__irlRegion = { root, views: new Map(), data, ctx: /** @type {any} */ (null),
-                                           byDigest: new Map(), chosenK: null, asked: "" };
+    /** @type {Region} */
+    const made = { root, views: new Map(), data, ctx: /** @type {any} */ (null), byDigest: new Map(), chosenK: null,
+                   asked: "", moved: null, pending: null, askedMoves: new Set(), tileChange: () => {} };
+    made.tileChange = (row, change) => tileChange(made, row, change);
+    region = parentElement.__irlRegion = made;
   }
   region.root.classList.toggle("irl-present", Boolean(data.present));
+  if (region.data.screen !== data.screen) region.askedMoves.clear();
   region.data = data;
   if (data.otherScreens) {
     otherScreens.set(data.name, { screen: data.screen, screens: data.otherScreens });
     stats.otherScreens += 1;
   }
+  takeMoveScreens(data);
+  if (takenChange(region, data)) region.pending = null;
+  // the server has taken the move drawn ahead (or drew another screen from a change before it): its screen is shown
+  if (region.moved && (region.pending === null || data.screen !== region.moved.screen)) region.moved = null;
   region.byDigest = byDigest(data.blocks);
-  region.ctx = { setStateValue, plotly: data.plotly, config: data.config };
+  region.ctx = { setStateValue, plotly: data.plotly, config: data.config, tileChange: region.tileChange };
+  regions.set(data.name, region);
+  watchSliders();
   if (data.kSlider) {
-    regions.set(data.name, region);
-    watchSliders();
     // the server answered the learner's K (or set the slider itself): its screen is the one to show
     if (region.chosenK !== null && sliderK(region) === data.k) region.chosenK = null;
   } else {
     region.chosenK = null;
   }
   draw(region);
+  // a keyboard on a tile moves it again: ask for its moves from the new screen (a mouse asks when it comes back)
+  const focused = document.activeElement;
+  if (focused && region.root.contains(focused) && focused.matches(":focus-visible")) approachTile(focused);
 }
