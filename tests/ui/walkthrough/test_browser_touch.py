@@ -89,6 +89,31 @@ def test_a_finger_drags_a_tile_and_the_numbers_follow_in_view(phone):
     assert 0 < room <= PHONE["height"] - STREAMLIT_HEADER, f"tiles and numbers need {room} px of height"
 
 
+def test_a_finger_holding_a_tile_asks_for_its_moves_and_its_drop_is_drawn_ahead(phone):
+    """The finger's press asks for the tile's moves; they arrive while the finger holds the tile (here the test waits
+    for them), and the drop then shows its numbers before the server has answered the move."""
+    phone.open("recall-precision?k=1")
+    assert phone.metric("Recall@1") == "0"
+    source, target = phone.tiles().nth(1), phone.tiles().nth(0)
+    source.scroll_into_view_if_needed()
+    (x0, y0), goal = centre(source), target.bounding_box()
+    x1, y1 = goal["x"] + goal["width"] * 0.2, goal["y"] + goal["height"] / 2  # before the first tile
+    with finger(phone.page) as touch:
+        press_and_hold(phone.page, touch, x0, y0)
+        phone.page.wait_for_function("() => window.__irlRegionStats.moveScreens === 1")
+        updates = phone.page.evaluate("window.__irlRegionStats.updates")
+        for step in range(1, 11):
+            touch("touchMove", x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10)
+            phone.page.wait_for_timeout(16)
+        touch("touchEnd")
+    phone.wait_for_metric("Recall@1", "0.25")
+    stats = phone.page.evaluate("window.__irlRegionStats")
+    assert stats["moved"] == 1
+    phone.wait_for_order(list("21345678"))
+    phone.page.wait_for_function("(n) => window.__irlRegionStats.updates > n", arg=updates)
+    assert phone.metrics() == {"Recall@1": "0.25", "Precision@1": "1"}
+
+
 def test_a_swipe_over_the_tiles_scrolls_the_row_and_moves_nothing(phone):
     phone.open("recall-precision")
     tile = phone.tiles().nth(1)

@@ -595,6 +595,7 @@ let hovering;
  */
 function hover(event) {
   clearTimeout(hovering);
+  if (event.buttons) return;  // a drag passing over: the learner is not coming to what lies under it
   if (event.type === "pointerover" && event.pointerType === "mouse") hovering = window.setTimeout(() => approach(event), HOVER_MS);
   else approach(event);
 }
@@ -771,7 +772,8 @@ function approachTile(target) {
     const asked = `${screen}\n${row}\n${item}`;
     if (region.askedMoves.has(asked)) return;
     region.askedMoves.add(asked);
-    region.ctx.setStateValue("moves", { screen, row, item });
+    // after the press's own handlers (the tiles' drag starts first): telling Streamlit takes a slow device a while
+    window.setTimeout(() => region.ctx.setStateValue("moves", { screen, row, item }), 0);
   }
 }
 
