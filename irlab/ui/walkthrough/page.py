@@ -28,6 +28,7 @@ from dataclasses import replace
 import streamlit as st
 
 from irlab.ui.components.region import live_region as draw_region
+from irlab.ui.components.region import moved_ahead
 from irlab.ui.components.shortcuts import undo_shortcuts
 from irlab.ui.components.tiles import unseen_change
 from irlab.ui.kit.notices import notices
@@ -103,7 +104,8 @@ def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> No
         draw_region(blocks, key=REGION, present=state.present, k=state.effective_k(chapter), k_slider=K_WIDGET,
                     other_k=lambda: other_k_blocks(state, chapter), send_other_k=took_k_move(),
                     moves=lambda row, item: moved_blocks(
-                        state, chapter, row, item, lambda move: tile_change_state(state, move, targets, mode)))
+                        state, chapter, row, item, lambda move: tile_change_state(state, move, targets, mode)),
+                    moves_of=moved_ahead(change))
         sync_url(state, chapter)
 
     region()

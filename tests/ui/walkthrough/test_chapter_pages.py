@@ -426,7 +426,8 @@ def test_the_screen_drawn_ahead_for_a_tile_move_is_the_one_the_move_then_draws(s
 
 def test_a_tiles_moves_are_sent_only_when_asked_for_the_screen_shown(tile_change, open_page):
     """Seven more screens would delay every move, so they come only when the browser asks for a tile's moves for
-    the screen it shows (the learner came to the tile), once."""
+    the screen it shows (the learner came to the tile), or with the answer to a move the browser drew ahead (the
+    learner may move that tile again), the same screens either way."""
     at = open_page("ndcg")
     screen = _region(at)["screen"]
     assert "moveScreens" not in _region(at)  # a cold start
@@ -441,6 +442,14 @@ def test_a_tiles_moves_are_sent_only_when_asked_for_the_screen_shown(tile_change
     at.session_state[REGION] = {"moves": {"screen": screen, "row": "tiles-main", "item": "3"}, **tile_change(SWAPPED)}
     at.run()
     assert "moveScreens" not in _region(at)  # the move is taken: a new screen, not the one asked for
+    at.session_state[REGION] = {"change": {**tile_change("2 3 1 4 5 6 7 8", seq=2)["change"], "item": "3",
+                                           "ahead": True}}
+    at.run()  # a move the browser drew ahead: its answer brings the same tile's moves from the new screen
+    moved = _region(at)
+    assert moved["moveScreens"]["item"] == "3" and len(moved["moveScreens"]["screens"]) == 7
+    at.session_state[REGION] = {"moves": {"screen": moved["screen"], "row": "tiles-main", "item": "3"}}
+    at.run()
+    assert _region(at)["screen"] == moved["screen"] and _moves(_region(at)) == _moves(moved)
 
 
 @pytest.mark.parametrize("moves", [None, 42, "tiles-main", ["a"], {"screen": None, "row": "tiles-main", "item": "3"},
@@ -460,3 +469,14 @@ def test_a_malformed_request_for_a_tiles_moves_is_ignored(moves, open_page):
     assert not at.exception
     after = _region(at)
     assert "moveScreens" not in after and after["blocks"] == before["blocks"]
+
+
+@pytest.mark.parametrize("item", [None, 5, "", "99", "3" * 100_000, "<script>alert(1)</script>"])
+def test_a_move_drawn_ahead_of_a_malformed_tile_brings_no_moves(item, tile_change, shown_metrics, open_page):
+    """A change marked as drawn ahead names its tile; a tile that is not text, not on the row, or huge brings no
+    moves and no exception, and the move itself is still taken."""
+    at = open_page("ndcg")
+    at.session_state[REGION] = {"change": {**tile_change(SWAPPED)["change"], "item": item, "ahead": True}}
+    at.run()
+    assert not at.exception
+    assert "moveScreens" not in _region(at) and shown_metrics(at)["NDCG@2"] == "0.6131"

@@ -116,7 +116,17 @@ def asked_for_moves(key: str, screen: str) -> tuple[str, str] | None:
     moves = value.get("moves") if isinstance(value, Mapping) else None
     if not isinstance(moves, Mapping) or moves.get("screen") != screen:
         return None
-    row, item = moves.get("row"), moves.get("item")
+    return _tile(moves)
+
+
+def moved_ahead(change: Mapping | None) -> tuple[str, str] | None:
+    """The tile (row key, item id) of a tile change the browser drew ahead: the learner may move it again, so the run
+    that takes the change sends that tile's moves from the new screen (:func:`live_region`'s ``moves_of``)."""
+    return _tile(change) if isinstance(change, Mapping) and change.get("ahead") is True else None
+
+
+def _tile(value: Mapping) -> tuple[str, str] | None:
+    row, item = value.get("row"), value.get("item")
     if not (isinstance(row, str) and isinstance(item, str) and 0 < len(row) <= 100 and 0 < len(item) <= 100):
         return None
     return row, item
@@ -147,7 +157,8 @@ def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool,
                 k_slider: str | None = None,
                 other_k: Callable[[], Mapping[int, Sequence[Mapping[str, Any]]]] | None = None,
                 send_other_k: bool = False,
-                moves: Callable[[str, str], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None) -> None:
+                moves: Callable[[str, str], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None,
+                moves_of: tuple[str, str] | None = None) -> None:
     """Mount (or update) the region with ``blocks``.
 
     ``k`` is the K the screen is drawn at and ``k_slider`` the key of the K slider. ``other_k`` makes the screen at
@@ -156,7 +167,10 @@ def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool,
     tile move's numbers would wait for seven more screens, and so would a cold start's.
 
     ``moves(row, item)`` makes the screen after each move of a tile to another rank (the order -> blocks); they
-    are sent when the browser asked for that tile's moves for this screen (:func:`asked_for_moves`).
+    are sent for tile ``moves_of`` (the tile of a move the browser drew ahead: :func:`moved_ahead`), or else when
+    the browser asked for that tile's moves for this screen (:func:`asked_for_moves`). The first spares the
+    learner who moves the same tile again a run of its own: a run costs a slow device's browser more than the
+    seven screens.
     """
     shown = with_digests(blocks)
     screen = screen_digest(shown)
@@ -167,7 +181,7 @@ def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool,
         # each block that is the same as in the shown screen goes as a reference to it
         data["otherScreens"] = {str(at): as_references(with_digests(screen_at), shown)
                                 for at, screen_at in other_k().items()}
-    tile = asked_for_moves(key, screen) if moves is not None else None
+    tile = (moves_of or asked_for_moves(key, screen)) if moves is not None else None
     screens_after = moves(*tile) if tile is not None else {}
     if screens_after:
         row, item = tile

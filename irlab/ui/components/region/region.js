@@ -727,8 +727,9 @@ function draw(region) {
 // is the same but for the tiles. A move made while an earlier change is still on its way, or a grade,
 // waits for the server as before.
 
-/** The moves drawn ahead for each region, by component key: for one screen, row + order -> blocks.
- * @type {Map<string, {screen: string, screens: Map<string, Block[]>}>} */
+/** The moves drawn ahead for each region, by component key: for one screen, row + order -> blocks, and the tiles
+ * (row + item) whose moves they are.
+ * @type {Map<string, {screen: string, screens: Map<string, Block[]>, tiles: Set<string>}>} */
 const moveScreens = new Map();
 
 /**
@@ -748,9 +749,12 @@ function moveKey(row, order) {
  */
 function takeMoveScreens(data) {
   let kept = moveScreens.get(data.name);
-  if (!kept || kept.screen !== data.screen) moveScreens.set(data.name, kept = { screen: data.screen, screens: new Map() });
+  if (!kept || kept.screen !== data.screen) {
+    moveScreens.set(data.name, kept = { screen: data.screen, screens: new Map(), tiles: new Set() });
+  }
   const sent = data.moveScreens;
   if (!sent) return;
+  kept.tiles.add(`${sent.row}\n${sent.item}`);
   for (const [order, blocks] of Object.entries(sent.screens || {})) kept.screens.set(moveKey(sent.row, order), blocks);
   stats.moveScreens += 1;
 }
@@ -770,7 +774,9 @@ function approachTile(target) {
     if (!region.root.contains(rowBlock) || region.moved || region.chosenK !== null) continue;
     const screen = region.data.screen;
     const asked = `${screen}\n${row}\n${item}`;
-    if (region.askedMoves.has(asked)) return;
+    const kept = moveScreens.get(region.data.name);
+    const sent = kept !== undefined && kept.screen === screen && kept.tiles.has(`${row}\n${item}`);
+    if (sent || region.askedMoves.has(asked)) return;
     region.askedMoves.add(asked);
     // after the press's own handlers (the tiles' drag starts first): telling Streamlit takes a slow device a while
     window.setTimeout(() => region.ctx.setStateValue("moves", { screen, row, item }), 0);
@@ -784,12 +790,13 @@ function approachTile(target) {
  * @param {Record<string, unknown>} change the tiles' change: order, grades, seq, action
  */
 function tileChange(region, row, change) {
-  const send = () => region.ctx.setStateValue("change", { ...change, row });
   const seq = Number(change.seq);
   const waiting = region.pending !== null;
   region.pending = { row, seq };
   const blocks = !waiting && change.action !== "grade" && region.chosenK === null && region.root.isConnected
     ? movedScreen(region, row, /** @type {string[]} */ (change.order)) : null;
+  // a move drawn ahead: the server's answer only confirms it, so it may as well bring the tile's next moves
+  const send = () => region.ctx.setStateValue("change", { ...change, row, ahead: Boolean(blocks) });
   if (!blocks) {
     send();
     return;
