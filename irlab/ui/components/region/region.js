@@ -724,8 +724,8 @@ function draw(region) {
 // it lifts, so the answer comes during the hold). On the drop it draws the screen of the order the tiles
 // now show, if the server sent it for the screen shown, then tells the server; when the server's answer
 // has taken the move (its tiles name the move's number), its screen replaces the one drawn ahead, which
-// is the same but for the tiles. A move made while an earlier change is still on its way, or a grade,
-// waits for the server as before.
+// is the same but for the tiles, and it brings that tile's next moves. A move made while an earlier
+// change is still on its way, or a grade, waits for the server as before.
 
 /** The moves drawn ahead for each region, by component key: for one screen, row + order -> blocks, and the tiles
  * (row + item) whose moves they are.
@@ -888,7 +888,7 @@ export default function (component) {
     region.chosenK = null;
   }
   draw(region);
-  // a keyboard on a tile moves it again: ask for its moves from the new screen (a mouse asks when it comes back)
+  // a keyboard on a tile may move it again: ask for its moves from the new screen, unless they came with this answer
   const focused = document.activeElement;
   if (focused && region.root.contains(focused) && focused.matches(":focus-visible")) approachTile(focused);
 }
