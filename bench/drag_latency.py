@@ -17,6 +17,8 @@ the bare page and every chapter it measures, in the page with ``performance.now(
   changes every headline number it can (a move inside the top K would leave Recall@K as it was, and a number
   that does not change would be "shown" at once);
 * **drop -> charts**: from the same drop until every chart on the page holds new data;
+* **the drag gesture alone**: main-thread time of the same mouse drag put back on its own place (no change, no
+  run): what a drop costs before any number is drawn (the lifted tile following 10 pointer moves);
 * **cold start**: a new browser context opens the page; navigation start -> first headline number shown.
 
 Medians, p95 and ratios to the bare page go in a Markdown table. Issue 10's targets: main-thread time per change
@@ -99,8 +101,10 @@ def moving_tile(slug: str, state) -> int:
     return max(range(1, len(state.order)), key=lambda source: (changed(source), -source))
 
 
-def drops(browser, url: str, slug: str, count: int, rate: float = 1) -> tuple[list[float], list[float], list[float]]:
-    """Drag a tile to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms."""
+def drops(browser, url: str, slug: str, count: int, rate: float = 1
+          ) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Drag a tile to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms; and the main-thread
+    ms of the same drag put back on its own place (three times)."""
     page, cdp = slowed_page(browser, rate)
     page.goto(f"{url}/{slug}")
     wait_for_app(page, timeout=60_000)
@@ -109,7 +113,13 @@ def drops(browser, url: str, slug: str, count: int, rate: float = 1) -> tuple[li
     state = DEFAULT_STATE.with_preset(chapter(slug))
     order = list(state.order)
     moving = moving_tile(slug, state)
-    text, chart, busy = [], [], []
+    text, chart, busy, gesture = [], [], [], []
+    for _ in range(3):
+        tile = page.locator('[data-testid="irl-list"]').first.locator('[data-testid="irl-tile"]').nth(moving)
+        before = task_seconds(cdp)
+        drag_tile(page, tile, tile, after=True)
+        time.sleep(0.8 * rate)
+        gesture.append((task_seconds(cdp) - before) * 1000)
     for index in range(count):
         source, target = (moving, 0) if index % 2 == 0 else (0, moving)
         order.insert(target, order.pop(source))
@@ -127,7 +137,7 @@ def drops(browser, url: str, slug: str, count: int, rate: float = 1) -> tuple[li
         text.append(result["text"])
         chart.append(result["chart"])
     page.close()
-    return text, chart, busy
+    return text, chart, busy, gesture
 
 
 NUMBER = '[data-testid="stMetricValue"], [data-testid="irl-metric-value"]'
@@ -182,10 +192,10 @@ def measure_all(args, rate: float) -> dict[str, dict[str, list[float]]]:
             for slug in args.chapters.split(","):
                 shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug, rate)
                                if slug in K_IN_HEADLINE else ([], []))
-                text, chart, drop_busy = drops(browser, url, slug, args.drags, rate)
+                text, chart, drop_busy, gesture = drops(browser, url, slug, args.drags, rate)
                 has_charts = any(c > 0 for c in chart) and slug in ("recall-precision", "map", "ndcg", "conventions")
                 rows[slug] = {"k": shown, "k_busy": busy, "drop_text": text if VIEWS[slug] else [],
-                              "drop_chart": chart if has_charts else [], "drop_busy": drop_busy,
+                              "drop_chart": chart if has_charts else [], "drop_busy": drop_busy, "gesture": gesture,
                               "cold": cold_starts(browser, f"{url}/{slug}", args.starts,
                                                   "table td" if VIEWS[slug] is None else NUMBER, rate)}
                 print(f"measured {slug} at CPU x{rate:g}", file=sys.stderr, flush=True)
@@ -200,12 +210,13 @@ def report(rows: dict[str, dict[str, list[float]]], args, rate: float) -> None:
           f"{args.starts} cold starts per page; ms, median | p95 | ratio to the bare page\n")
     print("| page | K change → number | p95 | ratio | main thread per K change | p95 | ratio "
           "| drop → numbers | p95 | drop → charts | p95 | main thread per drop | p95 | ratio "
-          "| cold start | p95 | ratio |")
-    print("|---" * 17 + "|")
+          "| of it, the drag gesture alone | p95 | ratio | cold start | p95 | ratio |")
+    print("|---" * 20 + "|")
     for name, row in rows.items():
         print(f"| {name} " + _cell(row["k"], bare_k) + _cell(row["k_busy"], bare_busy)[1:]
               + _cell(row.get("drop_text"))[1:] + _cell(row.get("drop_chart"))[1:]
-              + _cell(row.get("drop_busy"), bare_busy)[1:] + _cell(row["cold"], bare_cold)[1:])
+              + _cell(row.get("drop_busy"), bare_busy)[1:] + _cell(row.get("gesture"), bare_busy)[1:]
+              + _cell(row["cold"], bare_cold)[1:])
 
 
 if __name__ == "__main__":
