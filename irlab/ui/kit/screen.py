@@ -173,16 +173,17 @@ def tile_rows(blocks: Sequence[Block]) -> Iterator[Tiles]:
         yield from tile_rows(getattr(block, "children", ()))
 
 
-def moved_blocks(state: WalkthroughState, chapter: Chapter, row: str, item: str,
+def moved_blocks(screen: Sequence[Block], chapter: Chapter, row: str, item: str,
                  state_after: Callable[[Mapping[str, Any]], WalkthroughState]) -> dict[str, list[dict[str, Any]]]:
-    """The region after each move of tile ``item`` in tile row ``row`` to another rank, as the move would draw it
-    (the order, its ids joined by a line break -> blocks); {} when the screen has no such row or tile.
+    """The region after each move of tile ``item`` in tile row ``row`` of the chapter's ``screen`` to another rank,
+    as the move would draw it (the order, its ids joined by a line break -> blocks); {} when the screen has no
+    such row or tile.
 
     ``state_after`` turns the tiles' change into the state (:func:`irlab.ui.walkthrough.state.tile_change_state`),
     as the run that takes the move will. Nothing is remembered as shown (see :func:`region_blocks`): the browser
     draws one of these the moment the learner drops the tile, and the run that follows draws the same.
     """
-    tiles = next((block for block in tile_rows(chapter_screen(state, chapter)) if block.key == row), None)
+    tiles = next((block for block in tile_rows(screen) if block.key == row), None)
     order = [str(tile["id"]) for tile in tiles.row.tiles] if tiles else []
     if item not in order:
         return {}

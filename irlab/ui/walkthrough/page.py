@@ -100,11 +100,12 @@ def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> No
         steps = history()
         notices(take_notices())
         live_controls(state, chapter, steps)
-        blocks = region_blocks(chapter_screen(state, chapter), state, chapter, guide.steps(state, chapter))
+        screen = chapter_screen(state, chapter)
+        blocks = region_blocks(screen, state, chapter, guide.steps(state, chapter))
         draw_region(blocks, key=REGION, present=state.present, k=state.effective_k(chapter), k_slider=K_WIDGET,
                     other_k=lambda: other_k_blocks(state, chapter), send_other_k=took_k_move(),
                     moves=lambda row, item: moved_blocks(
-                        state, chapter, row, item, lambda move: tile_change_state(state, move, targets, mode)),
+                        screen, chapter, row, item, lambda move: tile_change_state(state, move, targets, mode)),
                     moves_of=moved_ahead(change))
         sync_url(state, chapter)
 

@@ -58,22 +58,29 @@ def with_digests(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def as_references(blocks: Sequence[Mapping[str, Any]], shown: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def as_references(blocks: Sequence[Mapping[str, Any]], shown: Sequence[Mapping[str, Any]], *,
+                  keep: str | None = None) -> list[dict[str, Any]]:
     """``blocks`` (with digests) where every block, at any depth, that ``shown`` holds with the same digest is only
     a reference to it, ``{"key", "kind", "digest", "same": True}``: another K's screen repeats much of this one.
+    The block with key ``keep`` is a reference to the shown block with that key, whatever it holds (a tile row
+    that already shows the move itself).
 
     >>> shown = with_digests([{"kind": "heading", "key": "h", "text": "Hi"}])
     >>> other = with_digests([{"kind": "heading", "key": "h", "text": "Hi"},
     ...                       {"kind": "heading", "key": "g", "text": "Ho"}])
     >>> [block.get("same", False) for block in as_references(other, shown)]
     [True, False]
+    >>> as_references(with_digests([{"kind": "heading", "key": "h", "text": "Ha"}]), shown, keep="h")[0]["digest"]
+    'f0796e1fdd9f256a'
     """
-    digests = set()
+    digests: dict[str, str] = {}  # digest -> key
     _collect_digests(shown, digests)
+    kept = next((digest for digest, key in digests.items() if key == keep), None) if keep is not None else None
 
     def reference(block: Mapping[str, Any]) -> dict[str, Any]:
-        if block["digest"] in digests:
-            return {"key": block["key"], "kind": block["kind"], "digest": block["digest"], "same": True}
+        digest = kept if kept is not None and block["key"] == keep else block["digest"]
+        if digest in digests:
+            return {"key": block["key"], "kind": block["kind"], "digest": digest, "same": True}
         if "children" in block:
             return {**block, "children": [reference(child) for child in block["children"]]}
         return dict(block)
@@ -81,9 +88,10 @@ def as_references(blocks: Sequence[Mapping[str, Any]], shown: Sequence[Mapping[s
     return [reference(block) for block in blocks]
 
 
-def _collect_digests(blocks: Sequence[Mapping[str, Any]], into: set[str]) -> None:
+def _collect_digests(blocks: Sequence[Mapping[str, Any]], into: dict[str, str]) -> None:
+    """Each block's key by its digest, at any depth."""
     for block in blocks:
-        into.add(block["digest"])
+        into[block["digest"]] = block["key"]
         _collect_digests(block.get("children", ()), into)
 
 
@@ -132,27 +140,6 @@ def _tile(value: Mapping) -> tuple[str, str] | None:
     return row, item
 
 
-def _keeping_row(blocks: list[dict[str, Any]], row: str, shown: Mapping[str, str]) -> list[dict[str, Any]]:
-    """``blocks`` with tile row ``row`` a reference to the row shown (``shown``: key -> digest): the tiles already
-    show the move; only the server's answer, which knows the move's sequence number, updates them."""
-    def keep(block: dict[str, Any]) -> dict[str, Any]:
-        if block["kind"] == "tiles" and block["key"] == row and row in shown:
-            return {"key": row, "kind": "tiles", "digest": shown[row], "same": True}
-        if "children" in block:
-            return {**block, "children": [keep(child) for child in block["children"]]}
-        return block
-
-    return [keep(block) for block in blocks]
-
-
-def _tile_digests(blocks: Sequence[Mapping[str, Any]], into: dict[str, str]) -> dict[str, str]:
-    for block in blocks:
-        if block["kind"] == "tiles":
-            into[block["key"]] = block["digest"]
-        _tile_digests(block.get("children", ()), into)
-    return into
-
-
 def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool, k: int | None = None,
                 k_slider: str | None = None,
                 other_k: Callable[[], Mapping[int, Sequence[Mapping[str, Any]]]] | None = None,
@@ -185,9 +172,9 @@ def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool,
     screens_after = moves(*tile) if tile is not None else {}
     if screens_after:
         row, item = tile
-        shown_rows = _tile_digests(shown, {})
+        # the row's tiles show the move themselves: only the server's answer, with the move's number, updates them
         data["moveScreens"] = {"row": row, "item": item, "screens": {
-            order: _keeping_row(as_references(with_digests(screen_after), shown), row, shown_rows)
+            order: as_references(with_digests(screen_after), shown, keep=row)
             for order, screen_after in screens_after.items()}}
     _mount(key=key, data=data, default=None, width="stretch", height="content", on_change_change=_noop,
            on_wants_change=_noop, on_moves_change=_noop)

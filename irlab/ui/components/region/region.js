@@ -521,7 +521,7 @@ function reconcile(container, blocks, views, ctx) {
  * @typedef {{seq: number, screen: string, blocks: Block[]}} Move
  * @typedef {{root: HTMLElement, views: Map<string, View>, data: any, ctx: Context,
  *            byDigest: Map<string, Block>, chosenK: number | null, asked: string,
- *            moved: Move | null, pending: {row: string, seq: number} | null, askedMoves: Set<string>,
+ *            moved: Move | null, pending: {row: string, seq: number} | null,
  *            tileChange: (row: string, change: Record<string, unknown>) => void}} Region
  */
 
@@ -728,9 +728,20 @@ function draw(region) {
 // change is still on its way, or a grade, waits for the server as before.
 
 /** The moves drawn ahead for each region, by component key: for one screen, row + order -> blocks, and the tiles
- * (row + item) whose moves they are.
+ * (row + item) whose moves were asked for or sent.
  * @type {Map<string, {screen: string, screens: Map<string, Block[]>, tiles: Set<string>}>} */
 const moveScreens = new Map();
+
+/**
+ * The moves drawn ahead for the region's screen ``screen`` (none yet when the screen is new).
+ * @param {string} name the region's component key
+ * @param {string} screen
+ */
+function movesFor(name, screen) {
+  let kept = moveScreens.get(name);
+  if (!kept || kept.screen !== screen) moveScreens.set(name, kept = { screen, screens: new Map(), tiles: new Set() });
+  return kept;
+}
 
 /**
  * The key of one order of one row among the moves drawn ahead.
@@ -748,10 +759,7 @@ function moveKey(row, order) {
  * @param {any} data
  */
 function takeMoveScreens(data) {
-  let kept = moveScreens.get(data.name);
-  if (!kept || kept.screen !== data.screen) {
-    moveScreens.set(data.name, kept = { screen: data.screen, screens: new Map(), tiles: new Set() });
-  }
+  const kept = movesFor(data.name, data.screen);
   const sent = data.moveScreens;
   if (!sent) return;
   kept.tiles.add(`${sent.row}\n${sent.item}`);
@@ -773,11 +781,9 @@ function approachTile(target) {
   for (const region of regions.values()) {
     if (!region.root.contains(rowBlock) || region.moved || region.chosenK !== null) continue;
     const screen = region.data.screen;
-    const asked = `${screen}\n${row}\n${item}`;
-    const kept = moveScreens.get(region.data.name);
-    const sent = kept !== undefined && kept.screen === screen && kept.tiles.has(`${row}\n${item}`);
-    if (sent || region.askedMoves.has(asked)) return;
-    region.askedMoves.add(asked);
+    const kept = movesFor(region.data.name, screen);
+    if (kept.tiles.has(`${row}\n${item}`)) return;  // asked for already, or sent with the server's answer
+    kept.tiles.add(`${row}\n${item}`);
     // after the press's own handlers (the tiles' drag starts first): telling Streamlit takes a slow device a while
     window.setTimeout(() => region.ctx.setStateValue("moves", { screen, row, item }), 0);
   }
@@ -862,12 +868,11 @@ export default function (component) {
     refitOnResize(root);
     /** @type {Region} */
     const made = { root, views: new Map(), data, ctx: /** @type {any} */ (null), byDigest: new Map(), chosenK: null,
-                   asked: "", moved: null, pending: null, askedMoves: new Set(), tileChange: () => {} };
+                   asked: "", moved: null, pending: null, tileChange: () => {} };
     made.tileChange = (row, change) => tileChange(made, row, change);
     region = parentElement.__irlRegion = made;
   }
   region.root.classList.toggle("irl-present", Boolean(data.present));
-  if (region.data.screen !== data.screen) region.askedMoves.clear();
   region.data = data;
   if (data.otherScreens) {
     otherScreens.set(data.name, { screen: data.screen, screens: data.otherScreens });
