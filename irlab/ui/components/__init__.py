@@ -22,6 +22,8 @@ from typing import Any
 
 import streamlit as st
 
+from irlab.ui.components.preload import preload_links
+
 ROOT = Path(__file__).parent
 """The asset directory every component serves (see ``pyproject.toml``)."""
 
@@ -52,14 +54,17 @@ def declare(name: str, *, js: str, css: str | None = None, isolate_styles: bool 
 
     Streamlit is told about the component at its first mount, not at import: only a running app (or
     AppTest) has read the manifest in ``pyproject.toml`` that says where the files are, so a module that
-    merely imports a component (a unit test, a benchmark) works without a server.
+    merely imports a component (a unit test, a benchmark) works without a server. Its ``html`` preloads what
+    its code and styles import (:mod:`irlab.ui.components.preload`).
     """
     mount: Callable[..., Any] | None = None
 
     def mount_component(**kwargs: Any) -> Any:
         nonlocal mount
         if mount is None:
-            mount = st.components.v2.component(component_name(name), js=js, css=css, isolate_styles=isolate_styles)
+            preload = preload_links(ROOT, js, css, lambda path: asset_url(name, path))
+            mount = st.components.v2.component(component_name(name), html=preload, js=js, css=css,
+                                               isolate_styles=isolate_styles)
         return mount(**kwargs)
 
     return mount_component

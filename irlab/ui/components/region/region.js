@@ -10,14 +10,8 @@
 import { createChart } from "../chart/chart.js";
 import { createTiles } from "../tiles/tiles.js";
 import { formulaNode } from "./math.js";
-// The modules the tiles import, named here too: the browser then fetches the whole graph in one round
-// instead of one round per level (region -> tiles -> drag -> geometry), and a cold start's first number,
-// which waits for every module, comes that much sooner.
-import "../tiles/dom.js";
-import "../tiles/drag.js";
-import "../tiles/geometry.js";
-import "../tiles/keys.js";
-import "../tiles/order.js";
+// Every module these import is preloaded with this one (irlab/ui/components/preload.py), so the browser
+// fetches the whole graph in one round rather than one round per level (region -> tiles -> drag -> geometry).
 
 /**
  * @typedef {{kind: string, key: string, digest: string, same?: boolean, children?: Block[], [field: string]: any}} Block

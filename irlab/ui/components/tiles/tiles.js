@@ -11,7 +11,6 @@ import { el, icon, setAttr, setClass, setText } from "./dom.js";
 import { attachDrag } from "./drag.js";
 import { keyAction } from "./keys.js";
 import { clamp, completeOrder, moveToIndex, sameList, sameSet, shuffled } from "./order.js";
-import "./geometry.js"; // drag.js's import, named here so the browser fetches it in the same round
 
 /** @typedef {"TP" | "FP" | "FN" | "TN"} TileClass */
 /** @typedef {"drag" | "keyboard" | "button" | "reset" | "ideal" | "shuffle" | "grade"} ChangeAction */
