@@ -188,6 +188,20 @@ def test_move_buttons_are_44_px_and_nothing_is_wider_than_the_phone(phone, slug)
     assert found == {"page": PHONE["width"], "wide": []}, found
 
 
+@pytest.mark.parametrize("slug", ["actual-vs-predicted", "ndcg", "conventions", "ndcg?present=1", "join"])
+def test_on_a_phone_the_title_starts_below_streamlits_header(phone, slug):
+    """The header, with the sidebar's arrow, is opaque on a phone: a title under it would lose its first line
+    (presenting, the header is see-through, and the title may start beside the arrow)."""
+    phone.open(slug)
+    title = phone.page.locator("h1").first.bounding_box()
+    header = phone.page.locator('[data-testid="stHeader"]')
+    see_through = header.evaluate("h => getComputedStyle(h).backgroundColor === 'rgba(0, 0, 0, 0)'")
+    assert see_through == slug.endswith("present=1")
+    if not see_through:
+        box = header.bounding_box()
+        assert title["y"] >= box["y"] + box["height"], (title, box)
+
+
 def test_the_phone_hint_says_how_to_drag_with_a_finger(phone):
     phone.open("recall-precision")
     hint = phone.page.locator('[data-testid="irl-hint"]').inner_text()
