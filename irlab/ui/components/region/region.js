@@ -512,7 +512,7 @@ function reconcile(container, blocks, views, ctx) {
 // the server's screen, which may differ in more than K.
 
 /**
- * @typedef {{seq: number, screen: string, blocks: Block[]}} Move
+ * @typedef {{screen: string, blocks: Block[]}} Move
  * @typedef {{root: HTMLElement, views: Map<string, View>, data: any, ctx: Context,
  *            byDigest: Map<string, Block>, chosenK: number | null, asked: string,
  *            moved: Move | null, pending: {row: string, seq: number} | null,
@@ -748,6 +748,16 @@ function moveKey(row, order) {
 }
 
 /**
+ * The key of one tile among the tiles whose moves were asked for or sent.
+ * @param {string} row
+ * @param {string} item
+ * @returns {string}
+ */
+function tileKey(row, item) {
+  return `${row}\n${item}`;
+}
+
+/**
  * Take the moves the server drew ahead (sent with ``data``, for its screen); those of other tiles on the same
  * screen stay.
  * @param {any} data
@@ -756,7 +766,7 @@ function takeMoveScreens(data) {
   const kept = movesFor(data.name, data.screen);
   const sent = data.moveScreens;
   if (!sent) return;
-  kept.tiles.add(`${sent.row}\n${sent.item}`);
+  kept.tiles.add(tileKey(sent.row, sent.item));
   for (const [order, blocks] of Object.entries(sent.screens || {})) kept.screens.set(moveKey(sent.row, order), blocks);
   stats.moveScreens += 1;
 }
@@ -776,8 +786,8 @@ function approachTile(target) {
     if (!region.root.contains(rowBlock) || region.moved || region.chosenK !== null) continue;
     const screen = region.data.screen;
     const kept = movesFor(region.data.name, screen);
-    if (kept.tiles.has(`${row}\n${item}`)) return;  // asked for already, or sent with the server's answer
-    kept.tiles.add(`${row}\n${item}`);
+    if (kept.tiles.has(tileKey(row, item))) return;  // asked for already, or sent with the server's answer
+    kept.tiles.add(tileKey(row, item));
     // after the press's own handlers (the tiles' drag starts first): telling Streamlit takes a slow device a while
     window.setTimeout(() => region.ctx.setStateValue("moves", { screen, row, item }), 0);
   }
@@ -801,7 +811,7 @@ function tileChange(region, row, change) {
     send();
     return;
   }
-  region.moved = { seq, screen: region.data.screen, blocks };
+  region.moved = { screen: region.data.screen, blocks };
   draw(region);
   stats.moved += 1;
   // tell the server after the frame that shows the move: telling it first costs a slow device a frame's wait
