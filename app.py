@@ -1,9 +1,10 @@
-"""IR Lab: an interactive walkthrough of offline retrieval evaluation. Run: streamlit run app.py"""
+"""IR Lab's server: Streamlit serving the pages (streamlit_app.py), plus the routes the app adds.
 
-from irlab.ui.shell.error_boundary import error_boundary
-from irlab.ui.shell.navigation import navigation
+Run: ``streamlit run app.py``. Streamlit finds ``app`` below (an ``st.App``) and serves it with uvicorn,
+exactly as ``streamlit run streamlit_app.py`` would serve the pages alone, with the same flags and
+``.streamlit/config.toml``.
+"""
 
-with error_boundary("navigation"):
-    page = navigation()
-    with error_boundary(page.url_path or "home"):
-        page.run()
+import streamlit as st
+
+app = st.App("streamlit_app.py")

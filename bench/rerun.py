@@ -37,7 +37,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def measure(page: str | None, key: str | None, runs: int) -> tuple[list[float], list[float]]:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30).run()
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=30).run()
     if page:
         at.switch_page(page).run()
     for _ in range(3):  # warm up imports and caches

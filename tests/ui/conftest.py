@@ -47,7 +47,7 @@ st.set_option("client.showErrorDetails", "full")
 
 def _open_page(slug: str, query_params: dict[str, str] | None = None) -> AppTest:
     """The app on page ``slug`` (navigation included), optionally opened from a link."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=30)
     for name, value in (query_params or {}).items():
         at.query_params[name] = value
     at.run()

@@ -1,12 +1,12 @@
 """The app's navigation, page config, and a guard that makes deep links work on a fresh server.
 
 Why the guard: Streamlit decides per server process, from whether ``pages/`` exists next to
-``app.py``, to route the first session through its legacy ``pages/`` router, until the first
+``streamlit_app.py``, to route the first session through its legacy ``pages/`` router, until the first
 ``st.navigation`` call flips it (``PagesManager.uses_pages_directory``; streamlit/streamlit#9624).
 A student opening a shared link right after the server starts would then get a "Page not found"
 dialog. The page files are named so that the legacy router finds them under the same URL
 (``pages/02_recall-precision.py`` is ``recall-precision`` both ways) and every page calls
-:func:`ensure_navigation` first: if ``app.py`` did not run (that legacy first run), it registers
+:func:`ensure_navigation` first: if ``streamlit_app.py`` did not run (that legacy first run), it registers
 the real navigation and reruns at once, so the page is drawn by the normal route from the start
 (drawing it in the legacy run made the browser remount the tiles on the first move).
 """
@@ -34,7 +34,7 @@ def app_pages() -> dict[str, list]:
 
 
 def navigation():
-    """Page config and ``st.navigation``; returns the page to run (app.py calls this).
+    """Page config and ``st.navigation``; returns the page to run (streamlit_app.py calls this).
 
     The ``st.Page`` objects are built once per session: building them resolves and checks every
     page file, about 7% of a rerun under load. They cannot be shared between sessions, because
@@ -71,7 +71,7 @@ def sidebar_navigation(sections: dict[str, list]) -> None:
 
 
 def ensure_navigation() -> None:
-    """First line of every page: register the app's navigation if app.py did not run (see above)."""
+    """First line of every page: register the app's navigation if streamlit_app.py did not run (see above)."""
     if not st.session_state.get(RAN_APP):
         navigation()
         st.rerun()

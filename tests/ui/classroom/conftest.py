@@ -39,7 +39,7 @@ def pg_class_db(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> str:  # n
 
 
 def _app(page: str, params: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60)
     for name, value in (params or {}).items():
         at.query_params[name] = value
     at.run()
