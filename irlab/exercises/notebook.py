@@ -149,8 +149,8 @@ def grading_preamble(exercise: Exercise) -> str:
 def data_cell_sources(exercise: Exercise) -> frozenset[str]:
     """The sources of IR Lab's own setup and data cells in the exercise's notebook (``DATA_CELLS``)."""
     numeric = all(_WHOLE_NUMBER.match(item.id) for item in exercise.items)
-    return frozenset({_setup_code(exercise), _items_code(exercise, numeric), _rankings_code(exercise, numeric),
-                      _ground_truth_code(exercise, numeric)})
+    return frozenset({_setup_code(exercise), _legacy_setup_code(exercise), _items_code(exercise, numeric),
+                      _rankings_code(exercise, numeric), _ground_truth_code(exercise, numeric)})
 
 
 def grading_calls(exercise: Exercise) -> list[tuple[Question, str, str]]:
@@ -233,6 +233,23 @@ def _questions_markdown(exercise: Exercise) -> str:
 
 
 def _setup_code(exercise: Exercise) -> str:
+    return ("import math\nimport os\nimport tempfile\nfrom typing import Dict, List, Optional\n\n"
+            "import ipytest\nimport pytest\n\n"
+            "# raise_on_error: a failing check raises in its cell, so graders running the notebook see it;\n"
+            "# the report above the error still says which check failed and why.\n"
+            "# The checks run with this notebook's own pytest options in any folder: an empty configuration\n"
+            "# (a course repository's pyproject.toml may ask for options or plugins this kernel lacks),\n"
+            "# no conftest.py, no .pytest_cache folder.\n"
+            "_pytest_ini = os.path.join(tempfile.mkdtemp(prefix=\"irlab-pytest-\"), \"pytest.ini\")\n"
+            "open(_pytest_ini, \"w\").close()\n"
+            "ipytest.autoconfig(raise_on_error=True, addopts=[\"-q\", \"--color=yes\", \"-c\", _pytest_ini, "
+            "\"--rootdir\", os.getcwd(),\n"
+            "                                                \"--noconftest\", \"-p\", \"no:cacheprovider\"])\n\n"
+            f"TOLERANCE = {exercise.tolerance!r}  # a value within this distance of the expected one is correct")
+
+
+def _legacy_setup_code(exercise: Exercise) -> str:
+    """The setup cell of notebooks exported before it set pytest's options (still IR Lab's own when graded)."""
     return ("import math\nfrom typing import Dict, List, Optional\n\nimport ipytest\nimport pytest\n\n"
             "# raise_on_error: a failing check raises in its cell, so graders running the notebook see it;\n"
             "# the report above the error still says which check failed and why\n"
