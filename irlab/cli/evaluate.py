@@ -96,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
     from irlab.runs.report import csv_text, json_text, trec_text
     from irlab.runs.trec import MB, read_qrels_file
 
-    if args.depth is not None and args.depth < 1:
-        raise CliError(f"-M must be at least 1, got {args.depth}")
+    if args.depth is not None and args.depth < 0:
+        raise CliError(f"-M must be 0 or more (trec_eval 10.0 crashes on a negative -M), got {args.depth}")
     if args.max_size < 1:
         raise CliError(f"--max-size must be at least 1 MB, got {args.max_size}")
     if args.runs.count("-") > 1:

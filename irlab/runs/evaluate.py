@@ -45,11 +45,11 @@ import numpy as np
 import pyarrow as pa
 
 from irlab.data.judgments import check_grade, check_item_id, check_relevance_level
-from irlab.data.rankings import check_cutoff, check_ranking
+from irlab.data.rankings import check_ranking
 from irlab.errors import ValidationError
 from irlab.metrics.measure_names import parse_measure
 from irlab.metrics.registry import Measure
-from irlab.runs.judge import JudgedRun, judge, no_overlap_message
+from irlab.runs.judge import JudgedRun, check_depth, judge, no_overlap_message
 from irlab.runs.stream import BLOCK_BYTES, ReadWhole, TopicBlocks
 from irlab.runs.trec import MAX_FILE_BYTES, QrelsTable, RunBlock, RunTable, qrels_table, read_run_file, run_table
 
@@ -123,7 +123,7 @@ def evaluate_run_file(qrels: QrelsTable, path: str | Path, measures: Mapping[str
     (``-``) are read whole instead (:mod:`irlab.runs.stream`).
     """
     relevance_level = check_relevance_level(relevance_level)
-    depth = check_cutoff(depth)
+    depth = check_depth(depth)
     name = str(path)
     if name != "-":
         try:
@@ -254,7 +254,7 @@ def evaluate(qrels: Qrels, run: Run, measures: str | Measure | Iterable[str | Me
         raise ValidationError(f"missing_queries must be 'zero' or 'ignore', got {missing_queries!r}")
     evaluation = evaluate_tables(qrels_from_mapping(qrels), run_from_mapping(run), parsed,
                                  relevance_level=relevance_level, complete=missing_queries == "zero",
-                                 depth=check_cutoff(depth))
+                                 depth=check_depth(depth))
     if per_query:
         return {name: dict(zip(evaluation.queries, _python(values)))
                 for name, values in evaluation.per_query.items()}

@@ -11,7 +11,8 @@ trec_eval's rules, each an option here:
 * ``complete=True`` (trec_eval ``-c``): a judged query missing from the run counts, with
   a ranking of one placeholder document that is not in the pool, as trec_eval 10 does, and 0
   documents retrieved; ``complete=False``: it is left out;
-* ``depth`` (``-M``): only the top ``depth`` documents of each ranking count;
+* ``depth`` (``-M``): only the top ``depth`` documents of each ranking count (0: none, as
+  trec_eval's ``-M 0``, which evaluates every query on an empty ranking);
 * ``judged_only`` (``-J``): documents without a grade >= 0 are removed, after ``depth``.
 
 >>> from irlab.runs.trec import parse_qrels, parse_run
@@ -28,18 +29,38 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 import pyarrow.compute as pc
 
 from irlab.data.columns import NOT_POOLED, NOT_RANKED, UNJUDGED, JudgedRankings
-from irlab.data.rankings import check_cutoff
 from irlab.errors import ValidationError
 from irlab.runs.arrow import as_arrow, as_numpy
 from irlab.runs.trec import QrelsTable, RunTable
 
 PLACEHOLDER = -1
 """The run row of a missing query's placeholder document."""
+
+
+def check_depth(depth: int | None) -> int | None:
+    """``depth`` (trec_eval's ``-M``) if it is None (no limit) or a whole number >= 0.
+
+    0 is trec_eval's ``-M 0``: every ranking is empty. A negative depth is refused (trec_eval
+    10.0 crashes on it).
+
+    >>> check_depth(0), check_depth(None), check_depth(100)
+    (0, None, 100)
+    >>> check_depth(-1)
+    Traceback (most recent call last):
+    ...
+    irlab.errors.ValidationError: the depth (-M) must be a whole number of at least 0, got -1
+    """
+    if depth is None:
+        return None
+    if isinstance(depth, bool) or not isinstance(depth, Integral) or depth < 0:
+        raise ValidationError(f"the depth (-M) must be a whole number of at least 0, got {depth!r}")
+    return int(depth)
 
 
 @dataclass(frozen=True)
@@ -94,7 +115,7 @@ def judge(qrels: QrelsTable, run: RunTable, *, complete: bool = True, depth: int
     ``queries`` limits the join to those judged queries (a block of a file read topic by topic,
     :mod:`irlab.runs.stream`): each keeps its trec_eval order, and no overlap is required.
     """
-    depth = check_cutoff(depth)
+    depth = check_depth(depth)
     in_run = {query: i for i, query in enumerate(run.query_ids)}
     if queries is None:
         if not any(query in in_run for query in qrels.query_ids):

@@ -65,9 +65,17 @@ def trec_lines(evaluation: Evaluation, *, per_query: bool = False, summary: bool
 
 
 def trec_text(evaluations: Sequence[Evaluation], *, per_query: bool = False, summary: bool = True) -> str:
-    """Every run's table in trec_eval's format, a blank line between runs."""
+    """Every run's table in trec_eval's format, a blank line between runs; nothing at all when nothing is printed.
+
+    trec_eval writes no byte when it has no line to print (``-n`` without ``-q``, or only
+    ``relstring`` without ``-q``): not even a newline.
+
+    >>> trec_text([], per_query=False)
+    ''
+    """
     tables = ["\n".join(trec_lines(e, per_query=per_query, summary=summary)) for e in evaluations]
-    return "\n\n".join(table for table in tables if table) + "\n"
+    printed = [table for table in tables if table]
+    return "\n\n".join(printed) + "\n" if printed else ""
 
 
 def _records(evaluation: Evaluation, per_query: bool) -> Iterator[dict]:

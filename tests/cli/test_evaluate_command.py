@@ -98,6 +98,24 @@ def test_per_query_no_summary_and_missing_queries(small, capsys):
     assert got[("num_ret", "q2")] == "0" and got[("map", "q2")] == "0.0000" and got[("num_ret", "all")] == "2"
 
 
+def test_nothing_to_print_writes_no_byte_as_trec_eval(small, capsys):
+    qrels, a, _ = small
+    for args in (["-n"], ["-m", "relstring"], ["-n", "-m", "map", "-m", "P.5"]):
+        status, out, err = run_cli([*args, str(qrels), str(a)], capsys)
+        assert status == 0 and out == "" and err == "", args  # not even a newline
+    status, out, _ = run_cli(["-q", "-n", "-m", "relstring", str(qrels), str(a)], capsys)
+    assert out == "relstring             \tq1\t'2-1'\nrelstring             \tq2\t'01'\n"
+
+
+def test_depth_0_evaluates_empty_rankings_as_trec_eval_does(small, capsys):
+    qrels, a, _ = small
+    status, out, _ = run_cli(["-M", "0", "-q", "-m", "num_ret", "-m", "num_rel", "-m", "map", "-m",
+                              "iprec_at_recall.0", str(qrels), str(a)], capsys)
+    got = values(out)
+    assert status == 0 and got[("num_ret", "all")] == "0" and got[("num_rel", "all")] == "3"
+    assert got[("map", "q1")] == "0.0000" and got[("iprec_at_recall_0.00", "q1")] == "  -nan"  # 0/0, as trec_eval
+
+
 def test_several_runs_give_one_table_each(small, capsys):
     qrels, a, b = small
     status, out, _ = run_cli(["-c", "-m", "map", str(qrels), str(a), str(b)], capsys)
@@ -195,7 +213,7 @@ BAD_INPUT = {
     "not UTF-8": (GOOD_QRELS, b"q1 Q0 d\xe9 1 2.5 r\n", [], "run.txt:1: the line is not UTF-8 text"),
     "unknown measure": (GOOD_QRELS, GOOD_RUN, ["-m", "NDKG@5"], "unknown measure 'NDKG@5'"),
     "zero cutoff": (GOOD_QRELS, GOOD_RUN, ["-m", "P.0"], "-m P.0: cutoffs must be whole numbers >= 1"),
-    "zero depth": (GOOD_QRELS, GOOD_RUN, ["-M0"], "-M must be at least 1"),
+    "negative depth": (GOOD_QRELS, GOOD_RUN, ["-M-1"], "-M must be 0 or more (trec_eval 10.0 crashes"),
     "relevance level 0": (GOOD_QRELS, GOOD_RUN, ["-l", "0"], "relevance level must be a whole number of at least 1"),
 }
 
