@@ -1,7 +1,8 @@
 r"""Several assessors judging one pool: who judges what, how much they agree, and the judgments kept.
 
 * **Splitting the pool** (:func:`assign`): each (topic, document) pair goes to ``overlap`` different
-  judges, the pairs dealt out in a seeded random order so every judge gets about the same number
+  judges, the least loaded so far (ties drawn at random, seeded), so every judge gets the same number
+  give or take one, every pair of judges shares some documents (each pair's kappa can be measured),
   and no judge sees the documents in a run's order (which would hint at the runs' opinion).
 * **Cohen's kappa** (:func:`cohen_kappa`) of two judges over the items both judged:
   :math:`\kappa = (p_o - p_e) / (1 - p_e)`, with :math:`p_o` the share of items they grade alike and
@@ -64,9 +65,13 @@ def assign(items: Sequence[Item], judges: Sequence[str], *, overlap: int = 2,
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(items))
     shares: dict[str, list[Item]] = {name: [] for name in names}
-    for position, index in enumerate(order.tolist()):
-        for j in range(overlap):
-            shares[names[(position * overlap + j) % len(names)]].append(items[index])
+    load = np.zeros(len(names), dtype=np.int64)
+    for index in order.tolist():
+        # the least-loaded judges, ties in a fresh random order: even shares, and every pair of judges meets
+        chosen = np.lexsort((rng.permutation(len(names)), load))[:overlap]
+        load[chosen] += 1
+        for j in chosen.tolist():
+            shares[names[j]].append(items[index])
     return shares
 
 

@@ -50,6 +50,8 @@ PRACTISE = PageEntry("pages/practise.py", "Practise", "practise", ":material/sch
                      "Students: answer an exercise with instant feedback that names the classic mistakes.")
 RUNS = PageEntry("pages/runs.py", "Your runs", "runs", ":material/query_stats:",
                  "Your own system's TREC runs: trec_eval's numbers, any query explained, systems compared.")
+POOLING = PageEntry("pages/pooling.py", "Pooling lab", "pooling", ":material/filter_alt:",
+                    "Pool a class's runs at depth k, judge the pool, and see how the ranking of the systems moves.")
 CLASS = PageEntry("pages/class.py", "Run a class", "class", ":material/co_present:",
                   "Lecturers: students join from their phones, predict a number, see the class's answers.")
 JOIN = PageEntry("pages/join.py", "Join a class", "join", ":material/how_to_reg:",
@@ -59,7 +61,7 @@ SECTIONS: dict[str, tuple[PageEntry, ...]] = {
     "IR Lab": (HOME,),
     "Walkthrough: cats in boxes": tuple(chapter_entry(chapter) for chapter in CHAPTERS),
     "Exercises": (BUILD, PRACTISE),
-    "Your own system": (RUNS,),
+    "Your own system": (RUNS, POOLING),
     "Live class": (CLASS, JOIN),
 }
 """Every page, by sidebar section, in order."""
