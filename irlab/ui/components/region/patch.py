@@ -1,0 +1,155 @@
+"""A JSON value as the difference from one the browser holds: what the live region sends instead of a whole screen.
+
+:func:`patch_of` writes ``new`` as a patch of ``base``; ``patch.js`` beside this file applies it
+(``applyPatch(base, patch)``) and gets ``new`` back, keeping every unchanged part of ``base`` as the same
+object (so the region's blocks that did not change keep their digest and are not touched). A patch is:
+
+* absent (``None`` here) where nothing changed;
+* ``{"v": value}``: the value, whole (a number, a short text, another type);
+* ``{"s": [...]}``: a long text as pieces of the old one and new text: two numbers ``start, end`` copy
+  ``base[start:end]``, a string is new text. The texts are compared by words and tags (a formula's MathML,
+  a chart's JSON, a sentence), so a formula with one more term sends that term and not the formula;
+* ``{"o": {name: patch}, "d": [names]}``: an object with some fields patched (and some dropped);
+* ``{"a": length, "i": {index: patch}}``: a list with some items patched (items past the old end are new);
+* ``{"b": [keys], "p": {key: patch}}``: a list of blocks (objects with a distinct ``key``): the new list's keys
+  in order, and a patch for each block that is not the old block with its key (a new block: ``{"v": block}``).
+  Two blocks with the same ``digest`` are the same without a look inside.
+
+>>> base = {"kind": "numbers", "items": [{"label": "NDCG@2", "value": "0.3869"}]}
+>>> new = {"kind": "numbers", "items": [{"label": "NDCG@3", "value": "0.3768"}]}
+>>> patch_of(base, new)
+{'o': {'items': {'a': 1, 'i': {'0': {'o': {'label': {'v': 'NDCG@3'}, 'value': {'v': '0.3768'}}}}}}}
+>>> apply_patch(base, patch_of(base, new)) == new
+True
+>>> patch_of(base, base) is None
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+LONG_TEXT = 64
+"""Texts shorter than this are sent whole: a patch of them would not be smaller."""
+WORTH = 0.7
+"""A text's patch is sent only when its JSON is at most this share of the new text's."""
+_TOKEN = re.compile(r"(?<=[ ,>])")
+
+
+def _tokens(text: str) -> list[str]:
+    """``text`` cut after every space, comma and ``>``: words, JSON fields, MathML tags."""
+    return [token for token in _TOKEN.split(text) if token]
+
+
+def text_patch(base: str, new: str) -> list[int | str] | None:
+    """``new`` as pieces of ``base`` and new text (see the module docstring); None when that is not worth sending.
+
+    >>> text_patch("Move the dark cat to rank 1: Recall@2 goes from 0.25 to 0.5 and Precision@2 from 0.5 to 1.",
+    ...            "Move the dark cat to rank 1: Recall@3 goes from 0.25 to 0.5 and Precision@3 from 0.5 to 1.")
+    [0, 29, 'Recall@3 ', 38, 64, 'Precision@3 ', 76, 90]
+    """
+    if len(new) < LONG_TEXT:
+        return None
+    old_tokens, new_tokens = _tokens(base), _tokens(new)
+    starts = [0]
+    for token in old_tokens:
+        starts.append(starts[-1] + len(token))
+    ops: list[int | str] = []
+    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            if len(ops) >= 2 and isinstance(ops[-1], int) and ops[-1] == starts[i1]:
+                ops[-1] = starts[i2]
+            else:
+                ops += [starts[i1], starts[i2]]
+        elif tag in ("replace", "insert"):
+            text = "".join(new_tokens[j1:j2])
+            if ops and isinstance(ops[-1], str):
+                ops[-1] += text
+            else:
+                ops.append(text)
+    if len(json.dumps(ops, ensure_ascii=False)) > WORTH * len(new):
+        return None
+    return ops
+
+
+def _is_block_list(value: Sequence[Any]) -> bool:
+    keys = [item.get("key") if isinstance(item, Mapping) else None for item in value]
+    return bool(keys) and all(isinstance(key, str) for key in keys) and len(set(keys)) == len(keys)
+
+
+def patch_of(base: Any, new: Any) -> dict[str, Any] | None:
+    """``new`` as a patch of ``base``; None when they are equal."""
+    if isinstance(base, Mapping) and isinstance(new, Mapping):
+        if "digest" in base and base.get("digest") == new.get("digest"):
+            return None
+        fields = {}
+        for name, value in new.items():
+            if name not in base:
+                fields[name] = {"v": value}
+            elif (inner := patch_of(base[name], value)) is not None:
+                fields[name] = inner
+        dropped = [name for name in base if name not in new]
+        if not fields and not dropped:
+            return None
+        return {"o": fields, **({"d": dropped} if dropped else {})}
+    if isinstance(base, list) and isinstance(new, list):
+        if base == new:
+            return None
+        if _is_block_list(base) and _is_block_list(new):
+            by_key = {block["key"]: block for block in base}
+            changed = {}
+            for block in new:
+                if block["key"] not in by_key:
+                    changed[block["key"]] = {"v": block}
+                elif (inner := patch_of(by_key[block["key"]], block)) is not None:
+                    changed[block["key"]] = inner
+            return {"b": [block["key"] for block in new], "p": changed}
+        items = {}
+        for index, value in enumerate(new):
+            if index >= len(base):
+                items[str(index)] = {"v": value}
+            elif (inner := patch_of(base[index], value)) is not None:
+                items[str(index)] = inner
+        return {"a": len(new), **({"i": items} if items else {})}
+    if isinstance(base, str) and isinstance(new, str):
+        if base == new:
+            return None
+        ops = text_patch(base, new)
+        return {"v": new} if ops is None else {"s": ops}
+    if type(base) is type(new) and base == new:
+        return None
+    return {"v": new}
+
+
+def apply_patch(base: Any, patch: Mapping[str, Any] | None) -> Any:
+    """``base`` with ``patch`` applied (the Python twin of ``applyPatch`` in patch.js, for the tests and doctests)."""
+    if patch is None:
+        return base
+    if "v" in patch:
+        return patch["v"]
+    if "s" in patch:
+        ops, out, index = patch["s"], [], 0
+        while index < len(ops):
+            if isinstance(ops[index], str):
+                out.append(ops[index])
+                index += 1
+            else:
+                out.append(base[ops[index]:ops[index + 1]])
+                index += 2
+        return "".join(out)
+    if "o" in patch:
+        value = {name: item for name, item in base.items() if name not in patch.get("d", ())}
+        for name, inner in patch["o"].items():
+            value[name] = apply_patch(base.get(name), inner)
+        return value
+    if "b" in patch:
+        by_key = {block["key"]: block for block in base}
+        return [apply_patch(by_key.get(key), patch["p"].get(key)) for key in patch["b"]]
+    items = patch.get("i", {})
+    return [apply_patch(base[index] if index < len(base) else None, items.get(str(index)))
+            for index in range(patch["a"])]
