@@ -39,8 +39,8 @@ from irlab.ui.components import ROOT as COMPONENTS  # noqa: E402
 from irlab.ui.components.chart import CONFIG, VENDORED  # noqa: E402
 from irlab.walkthrough import charts  # noqa: E402
 from irlab.walkthrough.chapters import chapter  # noqa: E402
+from irlab.walkthrough.chapters.ndcg import ndcg_view  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
-from irlab.walkthrough.views import ndcg_view  # noqa: E402
 from tests.browser import LAPTOP, chromium  # noqa: E402
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"></head><body><div id="parent" style="width: 600px"></div>

@@ -46,13 +46,11 @@ sys.path.insert(0, str(ROOT))
 from bench.k_change_cost import BARE, percentile, slowed_page, task_seconds  # noqa: E402
 from bench.k_change_cost import measure as k_changes  # noqa: E402
 from bench.runs_page import server  # noqa: E402
-from irlab.walkthrough.chapters import chapter  # noqa: E402
+from irlab.walkthrough.chapters import CHAPTERS, chapter  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
-from irlab.walkthrough.views import confusion_view, map_view, mrr_view, ndcg_view, recall_precision_view  # noqa: E402
 from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
 
-VIEWS = {"actual-vs-predicted": confusion_view, "recall-precision": recall_precision_view, "mrr": mrr_view,
-         "map": map_view, "ndcg": ndcg_view, "conventions": None}
+VIEWS = {c.slug: c.view if c.slug != "conventions" else None for c in CHAPTERS}
 """Each chapter's view, for the headline numbers a drop must show (Conventions has a table, no headline)."""
 
 WATCH_DROP = """([metrics]) => {

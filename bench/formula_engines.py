@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from irlab.explain.breakdown import display_latex  # noqa: E402
 from irlab.walkthrough.chapters import chapter  # noqa: E402
+from irlab.walkthrough.chapters.ndcg import ndcg_view  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
-from irlab.walkthrough.views import ndcg_view  # noqa: E402
 from tests.browser import chromium  # noqa: E402
 
 KATEX = ROOT / "irlab" / "ui" / "components" / "node_modules" / "katex" / "dist"

@@ -8,5 +8,5 @@ ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 
 CHAPTER = chapter("actual-vs-predicted")
 state = open_chapter(CHAPTER)
-live_region(CHAPTER)  # what the chapter shows: irlab/walkthrough/screens.py
+live_region(CHAPTER)  # what the chapter shows: irlab/walkthrough/chapters/actual_vs_predicted.py
 close_chapter(state, CHAPTER)

@@ -3,11 +3,10 @@
 from irlab.ui.shell.navigation import ensure_navigation
 from irlab.ui.walkthrough.page import close_chapter, live_region, open_chapter
 from irlab.walkthrough.chapters import chapter
-from irlab.walkthrough.views import binary_row_targets
 
 ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 
 CHAPTER = chapter("map")
 state = open_chapter(CHAPTER)
-live_region(CHAPTER, binary_row_targets())  # what the chapter shows: irlab/walkthrough/screens.py
+live_region(CHAPTER)  # what the chapter shows: irlab/walkthrough/chapters/average_precision.py
 close_chapter(state, CHAPTER)

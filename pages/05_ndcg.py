@@ -8,5 +8,5 @@ ensure_navigation()  # first: see irlab/ui/shell/navigation.py
 
 CHAPTER = chapter("ndcg")
 state = open_chapter(CHAPTER)
-live_region(CHAPTER)  # what the chapter shows: irlab/walkthrough/screens.py
+live_region(CHAPTER)  # what the chapter shows: irlab/walkthrough/chapters/ndcg.py
 close_chapter(state, CHAPTER)

@@ -16,8 +16,8 @@ apply_style(False)
 st.title("IR Lab: learn offline retrieval evaluation by moving pictures")
 chapters = SECTIONS["Walkthrough: cats in boxes"]
 with st.container(border=True, key="irl-start-here"):
-    st.markdown("**Start here, on your own:** follow the chapters in order, from **1. Actual vs predicted** to "
-                "**6. Conventions** (about ten minutes each), then test yourself on **Practise**.")
+    st.markdown(f"**Start here, on your own:** follow the chapters in order, from **{chapters[0].title}** to "
+                f"**{chapters[-1].title}** (about ten minutes each), then test yourself on **Practise**.")
     first, last = st.columns(2)
     first.page_link(chapters[0].path, label=f"Begin with {chapters[0].title}", icon=":material/play_arrow:")
     last.page_link(PRACTISE.path, label="Then: Practise", icon=PRACTISE.icon)

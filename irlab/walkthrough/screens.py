@@ -16,26 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from irlab.explain.breakdown import Breakdown, display_latex
-from irlab.walkthrough import charts
-from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.chapter import Chapter
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
-from irlab.walkthrough.views import (
-    ConventionsView,
-    Headline,
-    MeanView,
-    NdcgView,
-    RecallPrecisionView,
-    TileRow,
-    confusion_matrix,
-    confusion_view,
-    conventions_chart_rows,
-    conventions_table,
-    conventions_view,
-    map_view,
-    mrr_view,
-    ndcg_view,
-    recall_precision_view,
-)
+from irlab.walkthrough.views import Headline, MeanView, TileRow
 
 
 @dataclass(frozen=True)
@@ -144,11 +127,11 @@ def formulas(key: str, *items: Breakdown, heading: str = "") -> Formulas:
 def breakdown(key: str, item: Breakdown, *, heading: str = "", table: bool = True) -> Formulas:
     """A breakdown: its formulas, its rank-by-rank table, its notes."""
     labels = SCENARIO.labels()
-    shown = _table(key + "-table", *item.table(labels)) if table and item.rows else None
+    shown = table_block(key + "-table", *item.table(labels)) if table and item.rows else None
     return Formulas(key, tuple(display_latex(item)), heading, shown, tuple(item.notes))
 
 
-def _table(key: str, headers: Sequence[object], cells: Sequence[Sequence[object]]) -> Table:
+def table_block(key: str, headers: Sequence[object], cells: Sequence[Sequence[object]]) -> Table:
     return Table(key, tuple(str(h) for h in headers), tuple(tuple(str(c) for c in row) for row in cells))
 
 
@@ -160,29 +143,9 @@ def plain_text(items: Sequence[Breakdown], state: WalkthroughState) -> tuple[Blo
     return (Details("plain-text", "This page's numbers as plain text", (Paragraph("plain-text-body", text),)),)
 
 
-# --- the chapters ------------------------------------------------------------------------------------------------
+# --- pieces several chapters share -----------------------------------------------------------------------------
 
-def actual_vs_predicted(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
-    view = confusion_view(state, chapter)
-    matrix = Formulas("matrix", (), "Confusion matrix", _table("matrix-table", *confusion_matrix(view.confusion)))
-    return (Numbers("numbers", view.headline), Tiles(view.row.key, view.row),
-            Columns("confusion", (matrix, breakdown("each", view.confusion,
-                                                    heading=f"Each picture at K = {view.k}"))),
-            *plain_text([view.confusion], state))
-
-
-def recall_precision(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
-    view: RecallPrecisionView = recall_precision_view(state, chapter)
-    curves = Chart("curves", charts.curves_spec(view.curves, view.k, title="Recall@K and Precision@K over K",
-                                                large=state.present),
-                   charts.describe_curves(view.curves, view.k))
-    return (Numbers("numbers", view.headline), Tiles(view.row.key, view.row),
-            Columns("formulas", (formulas("recall", view.recall), formulas("precision", view.precision))),
-            curves, breakdown("which", view.recall, heading=f"Which pictures count at K = {view.k}"),
-            *plain_text([view.recall, view.precision], state))
-
-
-def _per_query(view: MeanView, state: WalkthroughState, *, ap: bool) -> tuple[Block, ...]:
+def per_query_blocks(view: MeanView, state: WalkthroughState, *, ap: bool) -> tuple[Block, ...]:
     """A heading, the tiles and the formula of each query; presenting, the second and third fold away."""
     blocks: list[Block] = []
     for index, (row, (name, part)) in enumerate(zip(view.rows, view.per_query.items())):
@@ -190,7 +153,7 @@ def _per_query(view: MeanView, state: WalkthroughState, *, ap: bool) -> tuple[Bl
         body: tuple[Block, ...] = (Tiles(row.key, row),)
         body += (Formulas(f"{row.key}-formula", tuple(display_latex(part)), notes=tuple(part.notes)),)
         if ap:  # the formula stays in view; the rank-by-rank table opens on demand
-            table = _table(f"{row.key}-table", *part.table(SCENARIO.labels()))
+            table = table_block(f"{row.key}-table", *part.table(SCENARIO.labels()))
             body += (Details(f"{row.key}-details", f"Rank by rank: P@k \u00d7 rel_k for \u201c{name}\u201d",
                              (table,)),)
         if state.present and index > 0:
@@ -198,64 +161,6 @@ def _per_query(view: MeanView, state: WalkthroughState, *, ap: bool) -> tuple[Bl
         else:
             blocks += [Heading(f"{row.key}-heading", title), *body]
     return tuple(blocks)
-
-
-def mrr(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
-    view = mrr_view(state, chapter)
-    cut = Paragraph("cut", f"Cut at K = {view.k} (as MS MARCO's MRR@10 does), only first hits in the top {view.k} "
-                           f"count: {view.mean_at_k.plugged_text}.")
-    return (Numbers("numbers", view.headline), *_per_query(view, state, ap=False),
-            breakdown("mean", view.mean, heading="Mean over the three queries"), cut,
-            *plain_text([*view.per_query.values(), view.mean, view.mean_at_k], state))
-
-
-def map_chapter(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
-    view = map_view(state, chapter)
-    chart = Chart("ap-terms", charts.ap_terms_spec(view.per_query, view.k, large=state.present),
-                  charts.describe_ap_terms(view.per_query))
-    return (Numbers("numbers", view.headline), *_per_query(view, state, ap=True), chart,
-            breakdown("mean", view.mean, heading="Mean over the three queries"),
-            *plain_text([*view.per_query.values(), view.mean], state))
-
-
-def ndcg(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
-    view: NdcgView = ndcg_view(state, chapter)
-    dcg, idcg = view.ndcg.parts["DCG"], view.ndcg.parts["IDCG"]
-    curves = Columns("curves", (
-        Chart("dcg-curves", charts.dcg_spec(view.curves, view.k, large=state.present),
-              charts.describe_curves({n: view.curves[n] for n in ("DCG", "IDCG")}, view.k)),
-        Chart("ndcg-curve", charts.curves_spec({"NDCG": view.curves["NDCG"]}, view.k, title="NDCG@K",
-                                               large=state.present),
-              charts.describe_curves({"NDCG": view.curves["NDCG"]}, view.k))))
-    return (Numbers("numbers", view.headline), Tiles(view.row.key, view.row),
-            Heading("ideal-heading", "The ideal order (what IDCG scores)"),
-            Pictures("ideal", view.ideal_order, tuple(view.ideal_badges)),
-            Columns("formulas", (formulas("cg-ndcg", view.cg, view.ndcg), formulas("dcg-idcg", dcg, idcg))),
-            curves, breakdown("dcg", dcg, heading=f"DCG@{view.k}, rank by rank"),
-            breakdown("ndcg", view.ndcg, heading="NDCG@k beside the ideal order"),
-            *plain_text([view.cg, dcg, idcg, view.ndcg], state))
-
-
-def conventions(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
-    view: ConventionsView = conventions_view(state, chapter)
-    rows = conventions_chart_rows(view)
-    topics = view.differing_topics
-    formula_tabs = Tabs("topics", tuple(view.topic(t)[0].topic_label for t in topics), tuple(
-        Columns(f"topic-{t}", tuple(
-            formulas(f"topic-{t}-{r.variant.name}", *r.shown_parts, heading=f"{r.variant.label}: "
-                     f"{r.variant.description}") for r in view.topic(t))) for t in topics))
-    return (Tiles(view.row.key, view.row),
-            Paragraph("differences", view.differences_text, lead="Where the conventions disagree for this ranking:"),
-            Tabs("views", ("Table", "Chart"), (
-                _table("table", *conventions_table(view)),
-                Chart("conventions-chart", charts.conventions_spec(rows, large=state.present),
-                      charts.describe_conventions(rows)))),
-            *((Heading("formulas-heading", "The formulas where they disagree"), formula_tabs) if topics else ()),
-            *plain_text(view.shown_breakdowns, state))
-
-
-SCREENS = {"actual-vs-predicted": actual_vs_predicted, "recall-precision": recall_precision, "mrr": mrr,
-           "map": map_chapter, "ndcg": ndcg, "conventions": conventions}
 
 
 def chapter_screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
@@ -269,7 +174,7 @@ def chapter_screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ..
     >>> [(item.label, item.display) for item in screen[0].items]
     [('Recall@2', '0.25'), ('Precision@2', '0.5')]
     """
-    return SCREENS[chapter.slug](state, chapter)
+    return chapter.screen(state, chapter)
 
 
 def numbers_of(screen: Sequence[Block]) -> tuple[Headline, ...]:

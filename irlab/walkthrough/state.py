@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from irlab.data.judgments import Judgments
 from irlab.scenarios.cats_in_boxes import CAT_IN_A_BOX, CATS_IN_BOXES, DARK_CAT, WHITE_CAT, WHITE_CAT_IN_A_BOX
-from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.chapter import Chapter
 
 SCENARIO = CATS_IN_BOXES
 MODES = ("binary", "graded")

@@ -32,13 +32,14 @@ from collections.abc import Mapping
 from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
 from irlab.scenarios.cats_in_boxes import DARK_CAT, WHITE_CAT, WHITE_CAT_IN_A_BOX
-from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.chapter import Setting
+from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 
 ORDER_PARAMS = {WHITE_CAT: "order_white_cat", DARK_CAT: "order_dark_cat"}
-KNOWN = {"order", "k", "rel", "grades", "returned", "present", "level", *ORDER_PARAMS.values()}
-LEVEL_CHAPTERS = ("actual-vs-predicted", "recall-precision")
-"""Chapters whose binary measures read graded judgments through a relevance level (trec_eval's -l)."""
+SETTINGS: dict[str, Setting] = {setting.name: setting for chapter in CHAPTERS for setting in chapter.settings}
+"""The controls chapters add beside K (``level``, ``returned``, ...), each a URL parameter of its own name."""
+KNOWN = {"order", "k", "rel", "grades", "present", *ORDER_PARAMS.values(), *SETTINGS}
 MAX_VALUE_LENGTH = 200
 MAX_NAMED = 5
 """Unknown parameters named in the notice; the rest are counted."""
@@ -101,7 +102,8 @@ def state_from_params(params: Mapping[str, str | list[str]],
     fields: dict[str, object] = {}
     query_orders: dict[str, tuple[str, ...]] = {}
     defaults = {"k": "the chapter's default", "rel": "the chapter's default", "order": "the sources' ranking",
-                "grades": "the rubric's grades", "returned": "all eight", "level": "grade 1 or more", "present": "off"}
+                "grades": "the rubric's grades", "present": "off",
+                **{name: f"the default, {setting.format(setting.default)}" for name, setting in SETTINGS.items()}}
     unknown = []
     for name, raw in params.items():
         value = raw[-1] if isinstance(raw, list) and raw else raw
@@ -123,11 +125,8 @@ def state_from_params(params: Mapping[str, str | list[str]],
                 fields["mode"] = value
             elif name == "grades":
                 fields["grades"] = parse_grades(value)
-            elif name == "level":
-                fields["level"] = parse_int(value, 1, SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments.max_grade,
-                                            "the relevance level")
-            elif name == "returned":
-                fields["returned"] = parse_int(value, 1, len(SCENARIO.items), "the number of returned items")
+            elif name in SETTINGS:
+                fields[name] = SETTINGS[name].parse(value)
             elif name == "present":
                 if value not in ("0", "1", "true", "false"):
                     raise ValidationError("present must be 1 or 0")
@@ -170,10 +169,9 @@ def params_from_state(state: WalkthroughState, chapter: Chapter) -> dict[str, st
     if chapter.binary_only:
         for query, name in ORDER_PARAMS.items():
             params[name] = ",".join(state.query_order(query))
-    if chapter.slug in LEVEL_CHAPTERS and state.level is not None and state.effective_mode(chapter) == "graded":
-        params["level"] = str(state.level)
-    if chapter.slug == "conventions" and state.returned is not None:
-        params["returned"] = str(state.returned)
+    for setting in chapter.settings:  # a setting the learner chose, where the chapter offers it
+        if getattr(state, setting.name) is not None and setting.applies(state, chapter):
+            params[setting.name] = str(getattr(state, setting.name))
     if state.present:
         params["present"] = "1"
     return params

@@ -1,10 +1,10 @@
-"""What each walkthrough chapter shows, computed from the learner's state (no Streamlit).
+"""The pieces every chapter's view is built from: headline numbers, tile rows, and a view computed once per state.
 
-A page asks for its chapter's view (``recall_precision_view(state, chapter)``) and renders it:
-the headline values, the breakdowns, the curves and the tile rows all come from irlab's metrics
-here, so pages hold no arithmetic and every number on screen has one computation behind it.
-The state itself (:class:`~irlab.walkthrough.state.WalkthroughState`) lives in
-:mod:`irlab.walkthrough.state`.
+Each chapter declares its own view (:mod:`irlab.walkthrough.chapters`, e.g. ``ndcg_view`` in
+``chapters/ndcg.py``): the headline values, the breakdowns, the curves and the tile rows, all from
+irlab's metrics, so pages hold no arithmetic and every number on screen has one computation behind
+it. :func:`chapter_view` asks a chapter for its view. The state itself
+(:class:`~irlab.walkthrough.state.WalkthroughState`) lives in :mod:`irlab.walkthrough.state`.
 
 Each view is computed once per state: a run draws the chapter's screen and words its "Try this"
 (:mod:`irlab.walkthrough.guide`) from the same view, and the guide's predictions ask for the views of
@@ -24,15 +24,9 @@ from irlab.data.rankings import ideal_ranking
 from irlab.data.scenario import Query
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
-from irlab.metrics.average_precision import explain_average_precision, explain_mean_average_precision
 from irlab.metrics.confusion import CLASS_LABELS, explain_confusion_at_k
-from irlab.metrics.conventions import CONVENTIONS, TOPIC_LABELS, Variant
-from irlab.metrics.curves import Curve, curve
-from irlab.metrics.dcg import explain_cg_at_k, explain_ndcg_at_k
-from irlab.metrics.precision_recall import explain_precision_at_k, explain_recall_at_k
-from irlab.metrics.reciprocal_rank import explain_mean_reciprocal_rank
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CAT_IN_A_BOX
-from irlab.walkthrough.chapters import Chapter
+from irlab.walkthrough.chapter import Chapter, Setting
 from irlab.walkthrough.state import MAIN_TARGET, MODE_QUERY, SCENARIO, WalkthroughState
 
 
@@ -252,85 +246,36 @@ def relevance_rule(state: WalkthroughState, chapter: Chapter) -> str:
     return f"Relevant: grade \u2265 {level} (trec_eval's -l {level}): {shown}."
 
 
-# --- chapter 1 -----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ConfusionView:
-    k: int
-    mode: str
-    confusion: Breakdown
-    headline: tuple[Headline, ...]
-    row: TileRow
+def _graded(state: WalkthroughState, chapter: Chapter) -> bool:
+    return state.effective_mode(chapter) == "graded"
 
 
-def _quantity(state: WalkthroughState, chapter: Chapter, measure: str) -> Quantity:
+def _level_note(state: WalkthroughState, chapter: Chapter) -> str:
+    """Under the level: the rule in one line (each tile says whether it counts); binary, which pictures count."""
+    if not _graded(state, chapter):
+        return relevance_rule(state, chapter)
+    level = state.effective_level(chapter)
+    return f"Relevant: grade \u2265 {level} (trec_eval's -l {level})."
+
+
+RELEVANCE_LEVEL = Setting(
+    "level", "Relevant from grade",
+    "Binary measures need relevant or not: a picture counts as relevant when its grade is at least this "
+    "(trec_eval's -l). Change it and watch the counts.",
+    tuple(range(1, SCENARIO.query(MODE_QUERY["graded"]).judgments.max_grade + 1)), 1, "the relevance level",
+    buttons=True, applies=_graded, note=_level_note)
+"""The relevance level of the chapters whose binary measures read grades (graded mode only)."""
+
+
+# --- pieces several chapters share -------------------------------------------------------------
+
+def quantity(state: WalkthroughState, chapter: Chapter, measure: str) -> Quantity:
     """A measure of the shared ranking's query, in the chapter's mode and at its relevance level."""
     mode = state.effective_mode(chapter)
     return Quantity(measure, MODE_QUERY[mode], mode, state.effective_level(chapter))
 
 
-@once_per_state
-def confusion_view(state: WalkthroughState, chapter: Chapter) -> ConfusionView:
-    """Chapter 1: TP/FP/FN/TN at K and each tile's class (and, graded, whether it counts as relevant)."""
-    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
-    confusion = explain_confusion_at_k(*ranking_and_judgments(state, chapter), k,
-                                       relevance_level=state.effective_level(chapter))
-    headline = tuple(Headline(name, count, f"{CLASS_LABELS[name]}s: {confusion.parts[name].symbolic_text}",
-                              quantity=_quantity(state, chapter, name))
-                     for name, count in confusion.value._asdict().items())
-    return ConfusionView(k, mode, confusion, headline, main_row(state, chapter, show_classes=True, show_counts=True))
-
-
-def confusion_matrix(confusion: Breakdown) -> tuple[list[str], list[list[str]]]:
-    """The 2x2 matrix as (headers, cells), each cell naming its class and count.
-
-    >>> from irlab.metrics.confusion import explain_confusion_at_k
-    >>> confusion_matrix(explain_confusion_at_k(list("1234"), {"2": 1}, 2))[1]
-    [['actually relevant', 'TP = 1', 'FN = 0'], ['actually not relevant', 'FP = 1', 'TN = 2']]
-    """
-    counts = confusion.value
-    return (["", "returned (predicted relevant)", "not returned (predicted not relevant)"],
-            [["actually relevant", f"TP = {counts.TP}", f"FN = {counts.FN}"],
-             ["actually not relevant", f"FP = {counts.FP}", f"TN = {counts.TN}"]])
-
-
-# --- chapter 2 -----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RecallPrecisionView:
-    k: int
-    mode: str
-    recall: Breakdown
-    precision: Breakdown
-    curves: Mapping[str, Curve]
-    headline: tuple[Headline, ...]
-    row: TileRow
-
-
-@once_per_state
-def _recall_precision_curves(state: WalkthroughState, chapter: Chapter) -> Mapping[str, Curve]:
-    """Recall@k and Precision@k for k = 1..N; the same whatever K (asked for with K unset, so a K move reuses them)."""
-    ranking, judgments = ranking_and_judgments(state, chapter)
-    level = state.effective_level(chapter)
-    return {"Recall": curve(explain_recall_at_k, ranking, judgments, relevance_level=level),
-            "Precision": curve(explain_precision_at_k, ranking, judgments, relevance_level=level)}
-
-
-@once_per_state
-def recall_precision_view(state: WalkthroughState, chapter: Chapter) -> RecallPrecisionView:
-    """Chapter 2: Recall@K and Precision@K, with both curves over K = 1..N."""
-    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
-    curves = _recall_precision_curves(replace(state, k=None), chapter)
-    recall, precision = curves["Recall"].at(k), curves["Precision"].at(k)
-    headline = (Headline(recall.measure, recall.value, recall.symbolic_text,
-                         quantity=_quantity(state, chapter, "Recall")),
-                Headline(precision.measure, precision.value, precision.symbolic_text,
-                         quantity=_quantity(state, chapter, "Precision")))
-    return RecallPrecisionView(k, mode, recall, precision, curves, headline,
-                               main_row(state, chapter, show_counts=True))
-
-
-# --- chapters 3 and 4 ----------------------------------------------------------------------------
+# --- the three binary queries (MRR, MAP) -----------------------------------------------------------------
 
 def binary_rows(state: WalkthroughState, k: int | None) -> tuple[TileRow, ...]:
     """One tile row per binary query, each with its own ranking."""
@@ -346,11 +291,12 @@ def binary_row_targets() -> dict[str, str]:
     return {f"tiles-{q}": (MAIN_TARGET if q == CAT_IN_A_BOX else q) for q in BINARY_QUERIES}
 
 
-def _queries(state: WalkthroughState) -> dict[str, tuple[tuple[str, ...], Judgments]]:
+def binary_queries(state: WalkthroughState) -> dict[str, tuple[tuple[str, ...], Judgments]]:
+    """Each binary query's text -> its ranking in ``state`` and its judgments."""
     return {SCENARIO.query(q).text: (state.query_order(q), SCENARIO.query(q).judgments) for q in BINARY_QUERIES}
 
 
-def _binary_quantity(measure: str, query_text: str = "") -> Quantity:
+def binary_quantity(measure: str, query_text: str = "") -> Quantity:
     """A measure of the three binary queries (their own judgments, whatever the learner's mode); "" for the mean."""
     ids = {SCENARIO.query(q).text: q for q in BINARY_QUERIES}
     return Quantity(measure, ids[query_text] if query_text else "", "binary", 1)
@@ -358,6 +304,8 @@ def _binary_quantity(measure: str, query_text: str = "") -> Quantity:
 
 @dataclass(frozen=True)
 class MeanView:
+    """A mean over the three binary queries (MRR, MAP@K): the mean, each query's part, one tile row per query."""
+
     k: int
     mean: Breakdown
     mean_at_k: Breakdown | None
@@ -366,182 +314,6 @@ class MeanView:
     rows: tuple[TileRow, ...]
 
 
-@once_per_state
-def mrr_view(state: WalkthroughState, chapter: Chapter) -> MeanView:
-    """Chapter 3: each query's reciprocal rank and their mean; MRR@K as MS MARCO cuts it."""
-    k = state.effective_k(chapter)
-    mean = explain_mean_reciprocal_rank(_queries(state))
-    mean_at_k = explain_mean_reciprocal_rank(_queries(state), k)
-    headline = (Headline("MRR", mean.value, mean.symbolic_text, quantity=_binary_quantity("MRR")),
-                *(Headline(f"RR · {name}", part.value, part.symbolic_text, quantity=_binary_quantity("RR", name))
-                  for name, part in mean.parts.items()))
-    return MeanView(k, mean, mean_at_k, mean.parts, headline, binary_rows(state, None))
-
-
-@once_per_state
-def map_view(state: WalkthroughState, chapter: Chapter) -> MeanView:
-    """Chapter 4: each query's AP@K (the P@k x rel_k table) and MAP@K."""
-    k = state.effective_k(chapter)
-    mean = explain_mean_average_precision(_queries(state), k)
-    headline = (Headline(mean.measure, mean.value, mean.symbolic_text, quantity=_binary_quantity("MAP")),
-                *(Headline(f"{part.measure} · {name}", part.value, part.symbolic_text,
-                           quantity=_binary_quantity("AP", name))
-                  for name, part in mean.parts.items()))
-    return MeanView(k, mean, None, mean.parts, headline, binary_rows(state, k))
-
-
-# --- chapter 5 -----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class NdcgView:
-    k: int
-    mode: str
-    cg: Breakdown
-    ndcg: Breakdown
-    curves: Mapping[str, Curve]
-    headline: tuple[Headline, ...]
-    row: TileRow
-    ideal_order: tuple[str, ...]
-
-    @property
-    def ideal_badges(self) -> list[str]:
-        """A caption per picture of the ideal order: its rank and grade."""
-        judgments = self.row.query.judgments
-        return [f"{rank} \u00b7 grade {judgments.grade(item)}" for rank, item in enumerate(self.ideal_order, start=1)]
-
-
-@once_per_state
-def _ndcg_curve(state: WalkthroughState, chapter: Chapter) -> Curve:
-    """NDCG@k (with its DCG and IDCG) for k = 1..N; the same whatever K (asked for with K unset)."""
-    return curve(explain_ndcg_at_k, *ranking_and_judgments(state, chapter))
-
-
-@once_per_state
-def ndcg_view(state: WalkthroughState, chapter: Chapter) -> NdcgView:
-    """Chapter 5: CG@K, DCG@K, IDCG@K and NDCG@K, the ideal order, and the curves over K."""
-    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
-    ranking, judgments = ranking_and_judgments(state, chapter)
-    ndcg_curve = _ndcg_curve(replace(state, k=None), chapter)
-    curves = {"DCG": Curve(ndcg_curve.ks, tuple(b.parts["DCG"] for b in ndcg_curve.breakdowns)),
-              "IDCG": Curve(ndcg_curve.ks, tuple(b.parts["IDCG"] for b in ndcg_curve.breakdowns)),
-              "NDCG": ndcg_curve}
-    ndcg = ndcg_curve.at(k)
-    cg = explain_cg_at_k(ranking, judgments, k)
-    parts = {"CG": cg, "DCG": ndcg.parts["DCG"], "IDCG": ndcg.parts["IDCG"], "NDCG": ndcg}
-    headline = tuple(Headline(b.measure, b.value, b.symbolic_text,
-                              quantity=Quantity(name, MODE_QUERY[mode], mode))  # no relevance level: grades count
-                     for name, b in parts.items())
-    ideal = tuple(ideal_ranking(judgments, ranking))
-    return NdcgView(k, mode, cg, ndcg, curves, headline, main_row(state, chapter), ideal)
-
-
-# --- chapter 6 -----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ConventionResult:
-    """The current ranking scored under one variant of one convention topic."""
-
-    topic: str
-    topic_label: str
-    variant: Variant
-    breakdown: Breakdown
-
-    @property
-    def shown_parts(self) -> tuple[Breakdown, ...]:
-        """The breakdowns where this variant makes its difference: DCG for gain and discount,
-        IDCG for the ideal basis, then the metric itself."""
-        part = {"gain": "DCG", "discount": "DCG", "ideal": "IDCG"}.get(self.topic)
-        return (self.breakdown.parts[part], self.breakdown) if part else (self.breakdown,)
-
-
-@dataclass(frozen=True)
-class ConventionsView:
-    k: int
-    mode: str
-    returned: int
-    results: tuple[ConventionResult, ...]
-    row: TileRow
-
-    def topic(self, topic: str) -> tuple[ConventionResult, ...]:
-        return tuple(r for r in self.results if r.topic == topic)
-
-    @property
-    def differing_topics(self) -> tuple[str, ...]:
-        """Topics whose variants give different values for the current ranking."""
-        return tuple(t for t in CONVENTIONS
-                     if len({round(r.breakdown.value, 12) for r in self.topic(t)}) > 1)
-
-    @property
-    def shown_breakdowns(self) -> tuple[Breakdown, ...]:
-        """The breakdowns whose formulas the page shows: those of the topics that disagree."""
-        return tuple(part for topic in self.differing_topics for r in self.topic(topic) for part in r.shown_parts)
-
-    @property
-    def differences_text(self) -> str:
-        """In words: which conventions disagree for the current ranking, with their values (each variant by its
-        label, as the table names it, not its parameter value)."""
-        if not self.differing_topics:
-            return ("none: every convention gives the same value here. Try fewer returned items, another K, "
-                    "or graded relevance.")
-        parts = [f"{self.topic(t)[0].topic_label}: "
-                 + " vs ".join(f"{r.variant.label} {r.breakdown.display_value}" for r in self.topic(t))
-                 for t in self.differing_topics]
-        agree = len(CONVENTIONS) - len(self.differing_topics)
-        return "; ".join(parts) + (f". The other {agree} agree." if agree else ".")
-
-
-def _score(topic: str, name: str, ranking: Sequence[str], judgments: Judgments, k: int) -> Breakdown:
-    """The metric a convention topic belongs to, computed with variant ``name``."""
-    if topic in ("gain", "discount", "ideal"):
-        return explain_ndcg_at_k(ranking, judgments, k, **{topic: name})
-    if topic == "ap_denominator":
-        return explain_average_precision(ranking, judgments, k, denominator=name)
-    if topic == "precision_denominator":
-        return explain_precision_at_k(ranking, judgments, k, denominator=name)
-    return explain_recall_at_k(ranking, judgments, k, denominator=name)
-
-
-@once_per_state
-def conventions_view(state: WalkthroughState, chapter: Chapter) -> ConventionsView:
-    """Chapter 6: the current ranking (cut to the items returned) under every named variant."""
-    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
-    returned = state.returned if state.returned is not None else len(state.order)
-    ranking, judgments = state.order[:returned], state.judgments(mode)
-    results = tuple(ConventionResult(topic, TOPIC_LABELS[topic], variant,
-                                     _score(topic, variant.name, ranking, judgments, k))
-                    for topic, variants in CONVENTIONS.items() for variant in variants)
-    return ConventionsView(k, mode, returned, results, main_row(state, chapter))
-
-
-def conventions_table(view: ConventionsView) -> tuple[list[str], list[list[str]]]:
-    """(headers, cells), one row per variant: topic, variant, metric, value, difference from the default, users."""
-    rows = []
-    for topic in CONVENTIONS:
-        results = view.topic(topic)
-        default = next(r for r in results if r.variant.default).breakdown.value
-        for r in results:
-            difference = r.breakdown.value - default
-            rows.append({"convention": r.topic_label, "variant": r.variant.label + (" (default)" if r.variant.default
-                                                                                     else ""),
-                         "metric": r.breakdown.measure, "value": r.breakdown.display_value,
-                         "vs default": "" if r.variant.default else ("same" if abs(difference) < 1e-12 else
-                                                                     ("+" if difference > 0 else "\u2212")
-                                                                     + format_number(abs(difference))),
-                         "used by": r.variant.used_by})
-    return list(rows[0]), [list(row.values()) for row in rows]
-
-
-def conventions_chart_rows(view: ConventionsView) -> list[tuple[str, str, float, bool]]:
-    """(topic, variant, value, is default) for the conventions bar chart."""
-    return [(r.topic_label, r.variant.name, r.breakdown.value, r.variant.default) for r in view.results]
-
-
-VIEWS: dict[str, Callable[[WalkthroughState, Chapter], object]] = {
-    "actual-vs-predicted": confusion_view, "recall-precision": recall_precision_view, "mrr": mrr_view,
-    "map": map_view, "ndcg": ndcg_view, "conventions": conventions_view}
-"""Each chapter's view function, by chapter slug."""
-
-
 def chapter_view(state: WalkthroughState, chapter: Chapter) -> object:
-    """The view of ``chapter`` for ``state`` (computed once per state, like every view here)."""
-    return VIEWS[chapter.slug](state, chapter)
+    """The view of ``chapter`` for ``state`` (computed once per state, like every view): ``chapter.view``."""
+    return chapter.view(state, chapter)

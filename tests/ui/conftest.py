@@ -20,23 +20,11 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from irlab.ui.shell.pages import SECTIONS
 from tests.browser import METRICS_JS, drag_tile, metrics_of, need_chromium, running_app, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = {
-    "home": "pages/home.py",
-    "actual-vs-predicted": "pages/01_actual-vs-predicted.py",
-    "recall-precision": "pages/02_recall-precision.py",
-    "mrr": "pages/03_mrr.py",
-    "map": "pages/04_map.py",
-    "ndcg": "pages/05_ndcg.py",
-    "conventions": "pages/06_conventions.py",
-    "build": "pages/build.py",
-    "practise": "pages/practise.py",
-    "runs": "pages/runs.py",
-    "class": "pages/class.py",
-    "join": "pages/join.py",
-}
+PAGES = {entry.url_path or "home": entry.path for entries in SECTIONS.values() for entry in entries}
 """URL path of each page -> its script, as AppTest switches to it."""
 
 

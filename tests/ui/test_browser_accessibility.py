@@ -15,11 +15,12 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from irlab.walkthrough.chapters import CHAPTERS
+
 pytestmark = pytest.mark.browser
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-PAGES = ["", "actual-vs-predicted", "recall-precision", "mrr", "map", "ndcg", "conventions", "build", "practise",
-         "runs"]
+PAGES = ["", *(chapter.slug for chapter in CHAPTERS), "build", "practise", "runs"]
 SERIOUS = ("serious", "critical")
 
 

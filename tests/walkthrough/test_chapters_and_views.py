@@ -3,31 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 import irlab
 from irlab.scenarios.art import PICTURES
 from irlab.scenarios.cats_in_boxes import DARK_CAT, WHITE_CAT_IN_A_BOX
+from irlab.ui.shell.pages import chapter_page_path
 from irlab.walkthrough.chapters import CHAPTERS, chapter
+from irlab.walkthrough.chapters.actual_vs_predicted import confusion_view
+from irlab.walkthrough.chapters.average_precision import map_view
+from irlab.walkthrough.chapters.conventions import conventions_table, conventions_view
+from irlab.walkthrough.chapters.mrr import mrr_view
+from irlab.walkthrough.chapters.ndcg import ndcg_view
+from irlab.walkthrough.chapters.recall_precision import recall_precision_view
 from irlab.walkthrough.guide import steps
 from irlab.walkthrough.screens import chapter_screen
 from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
-from irlab.walkthrough.views import (
-    VIEWS,
-    binary_row_targets,
-    confusion_view,
-    conventions_table,
-    conventions_view,
-    main_row,
-    map_view,
-    mrr_view,
-    ndcg_view,
-    recall_precision_view,
-    state_key,
-    with_changes,
-)
+from irlab.walkthrough.views import binary_row_targets, main_row, state_key, with_changes
 
+ROOT = Path(__file__).resolve().parents[2]
 GRADES = SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments
 BINARY = SCENARIO.query("cat-in-a-box").judgments
 CATS = list("12345678")
@@ -35,11 +31,25 @@ SWAPPED = list("21345678")
 
 
 def test_every_chapter_has_its_text_and_a_distinct_slug():
-    assert [c.number for c in CHAPTERS] == list(range(1, 7))
-    assert len({c.slug for c in CHAPTERS}) == 6
+    assert [c.number for c in CHAPTERS] == list(range(1, len(CHAPTERS) + 1))
+    assert len({c.slug for c in CHAPTERS}) == len(CHAPTERS) >= 6
     for c in CHAPTERS:
-        assert c.summary and c.rewards and c.pros and c.cons and c.preset_label
+        assert c.summary and c.rewards and c.pros and c.cons and c.preset_label and c.teaches
         assert 1 <= c.default_k <= 8 and c.default_mode in ("binary", "graded")
+        assert c.icon.startswith(":material/") and c.class_numbers
+
+
+@pytest.mark.parametrize("chap", CHAPTERS, ids=lambda c: c.slug)
+def test_a_chapter_is_one_module_and_its_page(chap):
+    """Issue 36: a chapter's view, screen, steps and class numbers are declared in its own module, and its page
+    file is the one the navigation names (a new chapter adds its module and its page, nothing keyed by name)."""
+    module = chap.view.__module__
+    assert module.startswith("irlab.walkthrough.chapters.")
+    assert {f.__module__ for f in (chap.screen, chap.steps, chap.class_number)} == {module}
+    assert ROOT.joinpath(chapter_page_path(chap)).read_text().count(f'chapter("{chap.slug}")') == 1
+    state = DEFAULT_STATE.with_preset(chap)
+    assert chapter_screen(state, chap) and steps(state, chap)
+    assert all(chap.class_number(state, chap, key).key == key for key in chap.class_numbers)
 
 
 def test_try_this_claims_of_the_sources_example_are_true():
@@ -112,7 +122,7 @@ def _drag(state, chap):
 def test_a_run_computes_the_view_of_the_state_on_screen_once(chap):
     """Issue 22: a drag computed ndcg_view four times, three for the same state. Now the screen and "Try this"
     share one view of the state, and each move "Try this" predicts is computed once."""
-    view = VIEWS[chap.slug]
+    view = chap.view
     state = replace(DEFAULT_STATE.with_preset(chap), order=tuple("31245678"))
     view.cache_clear()
     _, chapter_steps = _drag(state, chap)

@@ -10,8 +10,11 @@ import plotly.tools
 
 from irlab.walkthrough import charts
 from irlab.walkthrough.chapters import chapter
+from irlab.walkthrough.chapters.average_precision import map_view
+from irlab.walkthrough.chapters.conventions import conventions_chart_rows, conventions_view
+from irlab.walkthrough.chapters.ndcg import ndcg_view
+from irlab.walkthrough.chapters.recall_precision import recall_precision_view
 from irlab.walkthrough.state import DEFAULT_STATE
-from irlab.walkthrough.views import conventions_chart_rows, conventions_view, map_view, ndcg_view, recall_precision_view
 
 
 def specs(*, large: bool):

@@ -315,7 +315,7 @@ def _classes(state: WalkthroughState, chapter: Chapter, wanted: str) -> _Asked:
 
 def _lowest(state: WalkthroughState, chapter: Chapter, measure: str) -> _Asked:
     """Which of the three queries has the lowest AP@K (chapter map) or RR (chapter mrr); ties: every tied query."""
-    view = views.map_view(state, chapter) if measure == "AP" else views.mrr_view(state, chapter)
+    view = views.chapter_view(state, chapter)  # the map chapter for AP, the mrr chapter for RR (LOWEST)
     label = f"AP@{view.k}" if measure == "AP" else "RR"
     texts = {query: SCENARIO.query(query).text for query in BINARY_QUERIES}
     values = {query: float(view.per_query[texts[query]].value) for query in BINARY_QUERIES}

@@ -22,11 +22,6 @@ class PageEntry:
     blurb: str
 
 
-ICONS = {"actual-vs-predicted": ":material/compare_arrows:", "recall-precision": ":material/filter_list:",
-         "mrr": ":material/looks_one:", "map": ":material/stacked_line_chart:", "ndcg": ":material/leaderboard:",
-         "conventions": ":material/rule:"}
-
-
 def chapter_page_path(chapter: Chapter) -> str:
     """The page file of ``chapter``, named so Streamlit's legacy router derives the same URL path.
 
@@ -40,7 +35,7 @@ def chapter_page_path(chapter: Chapter) -> str:
 def chapter_entry(chapter: Chapter) -> PageEntry:
     """The page of one walkthrough chapter."""
     return PageEntry(chapter_page_path(chapter), f"{chapter.number}. {chapter.title}", chapter.slug,
-                     ICONS[chapter.slug], chapter.teaches)
+                     chapter.icon, chapter.teaches)
 
 
 HOME = PageEntry("pages/home.py", "Home", "", ":material/home:", "What IR Lab is and where to start.")

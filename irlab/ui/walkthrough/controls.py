@@ -17,15 +17,14 @@ import streamlit as st
 from irlab.ui.components.share import share_link
 from irlab.ui.kit.markdown import escape_markdown
 from irlab.ui.walkthrough.state import current_state, redo, set_state, undo
+from irlab.walkthrough.chapter import Setting
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.history import History
 from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
-from irlab.walkthrough.views import relevance_rule
 
 K_WIDGET = "irlab.widget.k"
 MODE_WIDGET = "irlab.widget.mode"
 PRESENT_WIDGET = "irlab.widget.present"
-RETURNED_WIDGET = "irlab.widget.returned"
 
 MODE_LABELS = {"binary": "Binary: \u201ccat in a box\u201d",
                "graded": "Graded 0\u20134: \u201cwhite cat in a box\u201d"}
@@ -71,26 +70,17 @@ REDO_KEY = "irlab-redo"
 RESET_GRADES_KEY = "irlab-reset-grades"
 
 
-LEVEL_CHAPTERS = ("actual-vs-predicted", "recall-precision")
-"""The chapters whose measures are binary, so graded mode needs a relevance level."""
-
-
 def live_controls(state: WalkthroughState, chapter: Chapter, steps: History) -> None:
-    """One row above the tiles: K, then (chapters 1-2) what counts as relevant, or (conventions) how many items
-    the system returned, then undo, redo and (graded mode) reset the edited grades. One row, so that at 1280x800
+    """One row above the tiles: K, then the chapter's own settings (what counts as relevant, how many items the
+    system returned, ...), then undo, redo and (graded mode) reset the edited grades. One row, so that at 1280x800
     the tiles and the numbers are on the first screen."""
-    graded = state.effective_mode(chapter) == "graded"
-    middle = chapter.slug == "conventions" or chapter.slug in LEVEL_CHAPTERS
+    middle = bool(chapter.settings)
     widths = [3, 3, 1.2, 1.2, 1.8] if middle else [5, 1.25, 1.25, 2]
     columns = st.columns(widths, vertical_alignment="bottom")
     if middle:
         with columns.pop(1):
-            if chapter.slug == "conventions":
-                returned_control(state)
-            elif graded:
-                relevance_level_control(state, chapter)
-            else:
-                st.caption(escape_markdown(relevance_rule(state, chapter)))
+            for setting in chapter.settings:
+                setting_control(state, chapter, setting)
     _k_row(state, chapter, steps, columns)
 
 
@@ -137,29 +127,31 @@ def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
                   width="stretch")
 
 
-LEVEL_WIDGET = "irlab.w.level"
+def setting_key(setting: Setting) -> str:
+    """The widget key of a chapter's setting (``irlab.widget.returned``)."""
+    return f"irlab.widget.{setting.name}"
 
 
-def relevance_level_control(state: WalkthroughState, chapter: Chapter) -> None:
-    """Graded mode: the level to choose (trec_eval's ``-l``) and, under it, what counts as relevant.
+def setting_control(state: WalkthroughState, chapter: Chapter, setting: Setting) -> None:
+    """A chapter's setting (:class:`~irlab.walkthrough.chapter.Setting`): a slider or a row of buttons, with its note
+    under it; where the setting does not apply (the relevance level in binary mode), only its note."""
+    note = setting.note(state, chapter)
+    if setting.applies(state, chapter):
+        key = setting_key(setting)
+        seed_widget(key, setting.value(state))
 
-    Chapters 1-2 compute binary measures; from grades, an item is relevant when its grade is at least the level.
-    """
-    level = state.effective_level(chapter)
-    top = state.graded_judgments().max_grade
-    seed_widget(LEVEL_WIDGET, state.effective_level(chapter))
-    st.segmented_control("Relevant from grade", list(range(1, top + 1)), key=LEVEL_WIDGET, required=True,
-                         on_change=lambda: _update(level=st.session_state[LEVEL_WIDGET]),
-                         help="Binary measures need relevant or not: a picture counts as relevant when its grade "
-                              "is at least this (trec_eval's -l). Change it and watch the counts.")
-    # one line: which pictures that makes relevant, each tile says itself
-    st.caption(escape_markdown(f"Relevant: grade \u2265 {level} (trec_eval's -l {level})."))
+        def changed() -> None:
+            _update(**{setting.name: st.session_state[key]})
 
-
-def returned_control(state: WalkthroughState) -> None:
-    """Conventions: how many of the ranked items the system actually returned."""
-    n = len(SCENARIO.items)
-    seed_widget(RETURNED_WIDGET, state.returned if state.returned is not None else n)
-    st.slider("Items the system returned", 1, n, key=RETURNED_WIDGET,
-              help="A run can return fewer items than K; several conventions differ exactly then.",
-              on_change=lambda: _update(returned=st.session_state[RETURNED_WIDGET]))
+        choices = list(setting.choices)
+        if setting.buttons:
+            st.segmented_control(setting.label, choices, key=key, required=True, on_change=changed,
+                                 format_func=setting.format, help=setting.help)
+        elif all(isinstance(c, int) for c in choices) and choices == list(range(choices[0], choices[-1] + 1)):
+            # whole numbers in a row: a plain slider
+            st.slider(setting.label, choices[0], choices[-1], key=key, on_change=changed, help=setting.help)
+        else:
+            st.select_slider(setting.label, choices, key=key, on_change=changed, format_func=setting.format,
+                             help=setting.help)
+    if note:
+        st.caption(escape_markdown(note))

@@ -22,7 +22,6 @@ undo changed one of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 import streamlit as st
@@ -39,7 +38,6 @@ from irlab.ui.shell.style import apply_style
 from irlab.ui.walkthrough import chapter as chapter_ui
 from irlab.ui.walkthrough.controls import K_WIDGET, REDO_KEY, UNDO_KEY, live_controls, sidebar_controls, took_k_move
 from irlab.ui.walkthrough.state import (
-    MAIN,
     adopt_tile_change,
     current_state,
     follow_url,
@@ -54,7 +52,6 @@ from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.screens import chapter_screen
 from irlab.walkthrough.state import WalkthroughState
 
-MAIN_TILES = {"tiles-main": MAIN}
 OUTSIDE = "irlab.page.outside"
 """What the last full run drew outside the live region from the state (mode, presentation mode)."""
 
@@ -77,12 +74,13 @@ REGION = "live-region"
 """The component key of a chapter's live region (its value carries the learner's tile moves)."""
 
 
-def live_region(chapter: Chapter, targets: Mapping[str, str] = MAIN_TILES) -> None:
+def live_region(chapter: Chapter) -> None:
     """The chapter's live region, a fragment: the live controls, then tiles, numbers, formulas, charts and
     "Try this" drawn by one component from the chapter's screen; the state written into the URL.
 
-    ``targets`` maps each tile row's key to what it reorders (:data:`MAIN` or a query id).
+    The chapter's ``tile_rows`` map each tile row's key to what it reorders (``main``: the shared order, or a query id).
     """
+    targets = chapter.tile_rows
     @st.fragment
     def region() -> None:
         # the page's boundary does not see inside a fragment (Streamlit reports a fragment's error itself)

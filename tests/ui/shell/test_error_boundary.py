@@ -58,10 +58,10 @@ def test_the_server_logs_the_traceback_under_the_id_and_the_browser_shows_no_det
     """A real server with a fault injected into the NDCG chapter (only in this process's copy of the page)."""
     hook = tmp_path / "sitecustomize.py"
     hook.write_text(textwrap.dedent("""
-        import irlab.walkthrough.views as views
+        from irlab.walkthrough.chapters.ndcg import CHAPTER
         def broken(*args, **kwargs):
             raise ZeroDivisionError("injected fault in /srv/irlab/secret.py")
-        views.ndcg_view = broken
+        object.__setattr__(CHAPTER, "screen", broken)  # the chapter's declaration is frozen
     """))
     port = free_port()
     log = tmp_path / "server.log"

@@ -214,11 +214,10 @@ def _headline(slug: str, order: list[str]) -> dict[str, str]:
 
     from irlab.walkthrough.chapters import chapter
     from irlab.walkthrough.state import DEFAULT_STATE
-    from irlab.walkthrough.views import ndcg_view, recall_precision_view
+    from irlab.walkthrough.views import chapter_view
 
-    view = {"ndcg": ndcg_view, "recall-precision": recall_precision_view}[slug]
     state = DEFAULT_STATE.with_preset(chapter(slug))
-    return {h.label: h.display for h in view(replace(state, order=tuple(order)), chapter(slug)).headline}
+    return {h.label: h.display for h in chapter_view(replace(state, order=tuple(order)), chapter(slug)).headline}
 
 
 def test_a_tile_drop_is_drawn_before_the_server_answers(app_page):
