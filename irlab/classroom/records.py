@@ -57,16 +57,20 @@ class ActivityInfo:
     rounds: int
     state: str | None
     current: bool
+    live_results: bool = False
+    """Whether the projector shows the answers' spread while a round runs (else only once revealed)."""
 
 
 @dataclass(frozen=True)
 class RoundInfo:
-    """A round of an activity: its number, state and how many answers it holds."""
+    """A round of an activity: its number, state (an open round whose timer ran out is closed), how many answers
+    it holds, and when its timer ends (None: no timer)."""
 
     id: int
     number: int
     state: str
     answers: int
+    closes_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,18 @@ class ProjectorView:
     names: tuple[str, ...]
     activities: tuple[ActivityInfo, ...]
     current: ActivityReport | None
+    joining_locked: bool = False
+    timer_seconds: int | None = None
+    """The timer of the rounds the lecturer opens (None: no timer)."""
+    following: int | None = None
+    """Students whose page follows the class live now (None: no replica reports it, e.g. outside a server)."""
+    now: float = 0.0
+    """The store's clock when the view was read (seconds since the epoch)."""
+
+    @property
+    def not_following(self) -> int | None:
+        """Students who joined but whose page does not follow the class now (None when unknown)."""
+        return None if self.following is None else max(0, self.students - self.following)
 
 
 @dataclass(frozen=True)
@@ -114,6 +130,10 @@ class StudentActivity:
     answer: str | None
     feedback: Any | None
     solution: Any | None
+    closes_at: float | None = None
+    """When the round's timer ends (None: no timer)."""
+    value: Any = None
+    """The student's answer as stored (JSON: a number, option ids, an order, answers per question), or None."""
 
     @property
     def accepting(self) -> bool:
@@ -131,18 +151,29 @@ class StudentView:
     nickname: str | None
     version: int
     activity: StudentActivity | None
+    now: float = 0.0
+    """The store's clock when the view was read (seconds since the epoch)."""
 
 
 @dataclass(frozen=True)
 class Receipt:
-    """An accepted answer: the round, the answer as stored, and whether it replaced an earlier one."""
+    """An accepted answer: the round, the answer as stored, whether it replaced an earlier one, and whether it was
+    the stored answer already (the same send again, or the same answer sent twice: nothing was written)."""
 
     round_number: int
     text: str
     replaced: bool
+    unchanged: bool = False
 
     @property
     def message(self) -> str:
-        """The receipt in words, for the student."""
-        done = "Answer changed to" if self.replaced else "Answer received:"
-        return f"{done} {self.text}. You can change it until the lecturer closes the round."
+        """The receipt in words, for the student.
+
+        >>> Receipt(1, "0.5", False).message
+        'Answer received: 0.5. You can change it until the round closes.'
+        >>> Receipt(2, "0.5", True, unchanged=True).message
+        'Answer received: 0.5 (round 2). You can change it until the round closes.'
+        """
+        done = "Answer changed to" if self.replaced and not self.unchanged else "Answer received:"
+        which = f" (round {self.round_number})" if self.round_number > 1 else ""
+        return f"{done} {self.text}{which}. You can change it until the round closes."

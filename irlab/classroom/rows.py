@@ -4,6 +4,16 @@ Every write to a class starts by locking the class's row (:func:`lock_class`: ``
 UPDATE`` on PostgreSQL; on SQLite the write transaction already holds the one write lock), so
 the writes of one class happen one after the other: a student's answer cannot land in a round
 the lecturer is revealing at that moment, and two joins cannot take the same student number.
+
+Every change a view shows bumps a version counter of the class (:func:`touch`); on PostgreSQL the
+same transaction notifies :data:`CHANNEL` with the class's code (delivered when it commits), which
+each replica's watcher listens to (:mod:`irlab.classroom.watch`).
+
+**Timers.** A round may have a timer (``closes_at``): it counts as closed from that moment for
+everyone who reads it (:func:`round_state`), takes answers that arrive up to :data:`TIMER_GRACE`
+seconds later (their way through the network), and is written closed by the next write to its
+class after that (:func:`close_due_rounds`; each replica's watcher makes one at the deadline, so
+the views are told).
 """
 
 from __future__ import annotations
@@ -14,10 +24,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, select, update
+from sqlalchemy import Connection, Engine, Row, select, text, update
 
 from irlab.classroom.activities import kind
-from irlab.classroom.activities.base import REVEALED, Respondent, RoundAnswers, StoredAnswer
+from irlab.classroom.activities.base import CLOSED, OPEN, REVEALED, Respondent, RoundAnswers, StoredAnswer
 from irlab.classroom.records import ActivityInfo, ActivityReport, RoundInfo
 from irlab.classroom.schema import activities, answers, classes, rounds, students
 
@@ -47,15 +57,52 @@ def lock_class(connection: Connection, context: Context, class_id: int, now: flo
         (classes.c.id == class_id) & (classes.c.last_activity_at > context.live_after(now))).with_for_update()).first()
 
 
+CHANNEL = "irlab_classes"
+"""The PostgreSQL notification channel of class changes (the payload: the class's join code)."""
+TIMER_GRACE = 1.0
+"""Seconds after a round's timer ran out in which an answer is still taken (it was on its way)."""
+
+
 def touch(connection: Connection, class_id: int, now: float, *, student: bool = False,
           projector: bool = False, **values: Any) -> None:
-    """Record that the class changed now: bump the version(s) whose view changed, and set ``values``."""
+    """Record that the class changed now: bump the version(s) whose view changed, set ``values``, and (PostgreSQL)
+    notify the replicas' watchers when the transaction commits."""
     changes: dict[str, Any] = {"last_activity_at": now, **values}
     if student:
         changes["student_version"] = classes.c.student_version + 1
     if projector:
         changes["projector_version"] = classes.c.projector_version + 1
-    connection.execute(update(classes).where(classes.c.id == class_id).values(**changes))
+    statement = update(classes).where(classes.c.id == class_id).values(**changes)
+    if connection.dialect.name != "postgresql" or not (student or projector):
+        connection.execute(statement)
+        return
+    code = connection.execute(statement.returning(classes.c.code)).scalar()
+    connection.execute(text("SELECT pg_notify(:channel, :code)"), {"channel": CHANNEL, "code": code})
+
+
+def round_state(row: Row, now: float) -> str:
+    """The round's state at ``now``: an open round whose timer has run out is closed.
+
+    >>> from types import SimpleNamespace as R
+    >>> round_state(R(state="open", closes_at=100.0), 99.9), round_state(R(state="open", closes_at=100.0), 100.0)
+    ('open', 'closed')
+    >>> round_state(R(state="revealed", closes_at=None), 5.0)
+    'revealed'
+    """
+    if row.state == OPEN and row.closes_at is not None and now >= row.closes_at:
+        return CLOSED
+    return row.state
+
+
+def close_due_rounds(connection: Connection, class_id: int, now: float) -> int:
+    """Write closed every open round of the class whose timer ran out more than :data:`TIMER_GRACE` ago (closed at
+    its timer's end); bump the views when there was one. How many were closed."""
+    due = ((rounds.c.state == OPEN) & (rounds.c.closes_at.is_not(None)) & (rounds.c.closes_at + TIMER_GRACE <= now)
+           & rounds.c.activity_id.in_(select(activities.c.id).where(activities.c.class_id == class_id)))
+    closed = connection.execute(update(rounds).where(due).values(state=CLOSED, closed_at=rounds.c.closes_at)).rowcount
+    if closed:
+        touch(connection, class_id, now, student=True, projector=True)
+    return closed
 
 
 def respondent(student: Row) -> Respondent:
@@ -109,22 +156,29 @@ def stored_answer(row: Row, opened_at: float) -> StoredAnswer:
                         detail=json.loads(row.detail) if row.detail else None)
 
 
-def activity_info(row: Row, rounds_: Sequence[Row], current_id: int | None) -> ActivityInfo:
+def activity_info(row: Row, rounds_: Sequence[Row], current_id: int | None, now: float) -> ActivityInfo:
     """An activity for the class's list."""
     settings = json.loads(row.settings)
     return ActivityInfo(id=row.id, position=row.position, kind=row.kind, title=kind(row.kind).describe(settings),
-                        rounds=len(rounds_), state=rounds_[-1].state if rounds_ else None,
-                        current=row.id == current_id)
+                        rounds=len(rounds_), state=round_state(rounds_[-1], now) if rounds_ else None,
+                        current=row.id == current_id, live_results=bool(row.live_results))
 
 
-def activity_report(connection: Connection, row: Row, current_id: int | None) -> ActivityReport:
-    """An activity with its rounds side by side, summarised by its kind (the solution once a round is revealed)."""
+def activity_report(connection: Connection, row: Row, current_id: int | None, now: float) -> ActivityReport:
+    """An activity with its rounds side by side, summarised by its kind (the solution once a round is revealed).
+
+    A round's answers are summarised for everyone to see once it is revealed, or while it runs when the lecturer
+    shows the answers live (``live_results``); before that, only how many answered."""
     kind_ = kind(row.kind)
     settings = json.loads(row.settings)
     rounds_ = round_rows(connection, [row.id])[row.id]
     by_round = stored_answers(connection, rounds_)
-    summaries = kind_.summarise(settings, [RoundAnswers(r.number, r.state, by_round[r.id]) for r in rounds_])
-    revealed = any(r.state == REVEALED for r in rounds_)
-    return ActivityReport(info=activity_info(row, rounds_, current_id), question=kind_.question(settings, None),
-                          rounds=tuple(RoundInfo(r.id, r.number, r.state, len(by_round[r.id])) for r in rounds_),
+    states = {r.id: round_state(r, now) for r in rounds_}
+    live = bool(row.live_results)
+    summaries = kind_.summarise(settings, [RoundAnswers(r.number, states[r.id], by_round[r.id],
+                                                        shown=live or states[r.id] == REVEALED) for r in rounds_])
+    revealed = any(state == REVEALED for state in states.values())
+    return ActivityReport(info=activity_info(row, rounds_, current_id, now), question=kind_.question(settings, None),
+                          rounds=tuple(RoundInfo(r.id, r.number, states[r.id], len(by_round[r.id]), r.closes_at)
+                                       for r in rounds_),
                           summaries=summaries, solution=kind_.solution(settings, None) if revealed else None)

@@ -7,11 +7,14 @@ import csv
 import io
 
 import pytest
+from sqlalchemy import select
 
 from irlab.classroom import ClassStore
 from irlab.classroom.activities.predict import predict_settings
 from irlab.classroom.analytics import COLUMNS
+from irlab.classroom.database import reading
 from irlab.classroom.refusals import NotAccepting
+from irlab.classroom.schema import answers
 from irlab.classroom.student import MAX_CHANGES
 from irlab.errors import ValidationError
 from irlab.walkthrough.chapters import chapter
@@ -60,15 +63,22 @@ def test_a_script_cannot_flood_the_new_kinds(sqlite_url):
     desk.show(which.id)
     honest.answer(honest.view().activity.round_id, ["5", "7"])
     round_id = script.view().activity.round_id
-    refused = invalid = 0
+    refused = invalid = unchanged = 0
     for n in range(10_000):
-        try:  # options that do not exist, and real ones to change the answer over and over
-            script.answer(round_id, [f"option-{n}"] if n % 2 else ["5"])
+        try:  # options that do not exist, and a real one over and over
+            unchanged += script.answer(round_id, [f"option-{n}"] if n % 2 else ["5"]).unchanged
         except NotAccepting:
             refused += 1
         except ValidationError:
             invalid += 1
-    assert invalid == MAX_CHANGES  # the odd ones before the answer's 50 changes ran out: refused as no option
-    assert refused + invalid == 10_000 - MAX_CHANGES - 1
+    assert (invalid, unchanged, refused) == (5_000, 4_999, 0)  # the flood of one answer cost its first write only
+    with reading(store.engine) as connection:
+        assert connection.execute(select(answers.c.revisions).where(answers.c.value == '["5"]')).scalar_one() == 0
+    for n in range(200):  # changing it over and over: 50 changes, then refused (or the answer it has: no write)
+        try:
+            unchanged += script.answer(round_id, ["5"] if n % 2 else ["6"]).unchanged
+        except NotAccepting:
+            refused += 1
+    assert refused + unchanged - 4_999 == 200 - MAX_CHANGES and refused == 75
     report = desk.report(which.id)
     assert report.rounds[0].answers == 2 and report.summaries[0].count == 2

@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from irlab.classroom import ClassStore
 from irlab.classroom.activities.predict import predict_settings
 from irlab.classroom.database import engine_for, reading
-from irlab.classroom.schema import answers, schema_table
+from irlab.classroom.schema import SCHEMA_VERSION, answers, schema_table
 from irlab.walkthrough.chapters import chapter
 from irlab.walkthrough.state import DEFAULT_STATE
 
@@ -98,7 +98,7 @@ def test_three_processes_creating_the_store_at_once(database_url, tmp_path):
     assert len(set(codes)) == 3
     with reading(engine_for(database_url)) as connection:
         versions = connection.execute(select(schema_table.c.version)).scalars().all()
-    assert versions == [1]
+    assert versions == [SCHEMA_VERSION]
 
 
 def test_many_threads_of_one_process_answering_at_once_lose_nothing(store):

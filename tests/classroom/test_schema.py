@@ -60,3 +60,30 @@ def test_a_store_newer_than_this_code_is_refused(database_url):
     forget_schema(engine)
     with pytest.raises(ValidationError):
         ensure_schema(engine)
+
+
+V2_COLUMNS = {"irlab_class_schema": "store_id", "classes": ("joining_locked", "timer_seconds"),
+              "activities": "live_results", "rounds": "closes_at", "answers": "send_id"}
+
+
+def test_a_version_1_store_is_upgraded_with_its_classes_kept(database_url):
+    """A store made by the first release (no store id, timers, locking, live results, send ids or presence) gets
+    them, and its classes stay as they were."""
+    engine = engine_for(database_url)
+    migrate(engine)
+    with writing(engine) as connection:  # back to version 1's shape
+        connection.execute(text("DROP TABLE presence"))
+        for table, columns in V2_COLUMNS.items():
+            for column in (columns,) if isinstance(columns, str) else columns:
+                connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
+        connection.execute(text("UPDATE irlab_class_schema SET version = 1"))
+        connection.execute(text("INSERT INTO classes (code, key_hash, show_names, student_version, projector_version, "
+                                "created_at, last_activity_at) VALUES ('ABCDEF', 'h', false, 3, 4, 1.0, 2.0)"))
+    forget_schema(engine)
+    assert migrate(engine) == SCHEMA_VERSION == 2
+    with reading(engine) as connection:
+        row = connection.execute(text("SELECT code, student_version, joining_locked, timer_seconds FROM classes")).one()
+        store = connection.execute(select(schema_table.c.store_id)).scalar_one()
+    assert tuple(row) == ("ABCDEF", 3, False, None) and len(store) == 8
+    assert "presence" in inspect(engine).get_table_names()
+    assert ensure_schema(engine) == store

@@ -18,7 +18,9 @@ The calls, in the order of a class:
 4. ``check(settings, parsed_value, respondent)`` the verdict, stored with the answer, so
    summaries and exports never recompute it.
 5. ``summarise(settings, rounds)`` the class's answers per round (side by side, so a kind may use
-   one scale for all rounds). Nothing distributional below :data:`MIN_ANSWERS_SHOWN` answers.
+   one scale for all rounds). Nothing distributional below :data:`MIN_ANSWERS_SHOWN` answers, nor
+   before the round is revealed unless the lecturer shows the answers live
+   (:attr:`RoundAnswers.spread_shown`); the right answer only once revealed.
 6. ``solution(settings, respondent)`` and ``feedback(settings, answer)`` once a round is revealed:
    the right answer with its breakdown (projector, student) and the verdict in words (student).
 7. ``describe(settings)`` one line naming the activity (lists, CSV); ``answer_cell(settings,
@@ -41,6 +43,33 @@ MIN_ANSWERS_SHOWN = 3
 OPEN, CLOSED, REVEALED = "open", "closed", "revealed"
 ROUND_STATES = (OPEN, CLOSED, REVEALED)
 """A round takes answers while open; closed takes none and shows no right answer; revealed shows it."""
+
+
+ANSWER_TEXT = 100
+"""Characters of an answer's text as stored for lists and receipts (the CSV writes the whole answer from its value)."""
+
+
+def brief(parts: Sequence[str], separator: str = "; ", limit: int = ANSWER_TEXT) -> str:
+    """``parts`` joined by ``separator``, cut after the last whole part that fits in ``limit`` characters, with
+    an ellipsis when parts were left out (never in the middle of a part, unless the first is longer itself).
+
+    >>> brief(["q1: 0.5", "q2: 3/4"], limit=100)
+    'q1: 0.5; q2: 3/4'
+    >>> brief(["q1: 0.5", "q2: 3/4", "q3: 0.25"], limit=18)
+    'q1: 0.5; q2: 3/4 …'
+    >>> brief(["x" * 30], limit=10)
+    'xxxxxxxxx…'
+    """
+    whole = separator.join(parts)
+    if len(whole) <= limit:
+        return whole
+    kept = ""
+    for part in parts:
+        longer = f"{kept}{separator}{part}" if kept else part
+        if len(longer) + 2 > limit:
+            break
+        kept = longer
+    return f"{kept} \u2026" if kept else whole[:limit - 1] + "\u2026"
 
 
 def known_settings(raw: object, names: set[str]) -> Mapping[str, Any]:
@@ -103,15 +132,24 @@ class StoredAnswer:
 
 @dataclass(frozen=True)
 class RoundAnswers:
-    """A round of an activity (1, 2, ...), its state, and its answers."""
+    """A round of an activity (1, 2, ...), its state, and its answers.
+
+    ``shown``: whether the class may see how the answers are spread (the round is revealed, or the lecturer
+    shows the answers live); None means "once revealed". The right answer is marked only once revealed."""
 
     number: int
     state: str
     answers: tuple[StoredAnswer, ...] = field(default=())
+    shown: bool | None = None
 
     @property
     def revealed(self) -> bool:
         return self.state == REVEALED
+
+    @property
+    def spread_shown(self) -> bool:
+        """Whether a summary may show the answers' spread (enough of them is the kind's other condition)."""
+        return self.revealed if self.shown is None else self.shown or self.revealed
 
 
 class ActivityKind(Protocol):

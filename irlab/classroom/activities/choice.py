@@ -51,6 +51,7 @@ from irlab.classroom.activities.base import (
     RoundAnswers,
     StoredAnswer,
     Verdict,
+    brief,
     known_settings,
 )
 from irlab.classroom.activities.concepts import CONCEPT, Concept
@@ -197,7 +198,7 @@ class WhichIsIt:
         if NONE in chosen and len(chosen) > 1:
             raise ValidationError("\u201cNone of them\u201d cannot go with a picture: choose one or the other.")
         value = [option for option in ids if option in chosen]
-        return Parsed("; ".join(question.label(option) for option in value)[:100], value)
+        return Parsed(brief([question.label(option) for option in value]), value)
 
     def check(self, settings: Mapping[str, Any], value: Any, respondent: Respondent) -> Verdict:
         asked = _asked(_key(settings))
@@ -215,7 +216,7 @@ class WhichIsIt:
         summaries = []
         for round_ in rounds:
             count = len(round_.answers)
-            if count < MIN_ANSWERS_SHOWN:
+            if count < MIN_ANSWERS_SHOWN or not round_.spread_shown:
                 summaries.append(ChoiceSummary(round_.number, round_.state, count))
                 continue
             chosen = Counter(option for a in round_.answers for option in a.value)
@@ -245,7 +246,9 @@ class WhichIsIt:
                                      f"{named} {solution.why}")
 
     def answer_cell(self, settings: Mapping[str, Any], answer: StoredAnswer) -> str:
-        return answer.text
+        """Every option chosen, whole (the stored text may be cut short)."""
+        question = _asked(_key(settings)).question
+        return "; ".join(question.label(option) for option in answer.value)
 
     def right_cell(self, settings: Mapping[str, Any], respondent: Respondent) -> str:
         return self.solution(settings).text

@@ -39,7 +39,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN, Parsed, Respondent, RoundAnswers, StoredAnswer, Verdict
+from irlab.classroom.activities.base import (
+    MIN_ANSWERS_SHOWN,
+    Parsed,
+    Respondent,
+    RoundAnswers,
+    StoredAnswer,
+    Verdict,
+    brief,
+)
 from irlab.classroom.activities.predict import MistakeCount
 from irlab.errors import ValidationError
 from irlab.exercises import (
@@ -182,7 +190,7 @@ class ClassExercise:
         if not answers:
             raise ValidationError("Type at least one answer before sending.")
         value = {q: answers[q] for q in ids if q in answers}
-        return Parsed("; ".join(f"{q}: {a}" for q, a in value.items())[:100], value)
+        return Parsed(brief([f"{q}: {a}" for q, a in value.items()]), value)
 
     def check(self, settings: Mapping[str, Any], value: Any, respondent: Respondent) -> Verdict:
         exercise = _variant(_key(settings), variant_seed(respondent))
@@ -205,7 +213,7 @@ class ClassExercise:
         for round_ in rounds:
             count = len(round_.answers)
             grades = tuple(_submission(exercise, answer) for answer in round_.answers)
-            if count < MIN_ANSWERS_SHOWN:
+            if count < MIN_ANSWERS_SHOWN or not round_.spread_shown:
                 summaries.append(ExerciseSummary(round_.number, round_.state, count, grades=grades))
                 continue
             verdicts = [(answer.detail or {}).get("questions", {}) for answer in round_.answers]
@@ -230,7 +238,9 @@ class ClassExercise:
         return ExerciseFeedback(found, sum(1 for _, f in found if f.correct), len(exercise.questions))
 
     def answer_cell(self, settings: Mapping[str, Any], answer: StoredAnswer) -> str:
-        return answer.text
+        """Every answer typed, whole (the stored text may be cut short)."""
+        given = answer.value if isinstance(answer.value, Mapping) else {}
+        return "; ".join(f"{question}: {text}" for question, text in given.items())
 
     def right_cell(self, settings: Mapping[str, Any], respondent: Respondent) -> str:
         exercise = _variant(_key(settings), variant_seed(respondent))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from irlab.explain.formula import format_number
 
@@ -105,6 +105,15 @@ def histogram(values: Sequence[float], right: float, low: float, high: float, to
     """Count ``values`` into the bins of :func:`bin_edges`."""
     edges = bin_edges(right, low, high, tolerance, whole_numbers)
     return count_into(edges, values, right)
+
+
+def unmarked(histogram: Histogram) -> Histogram:
+    """The same counts with no bin marked right: a spread shown live, before the reveal.
+
+    >>> any(b.right for b in unmarked(histogram([0.5], right=0.5, low=0.0, high=1.0)).bins)
+    False
+    """
+    return replace(histogram, bins=tuple(replace(b, right=False) for b in histogram.bins))
 
 
 def count_into(edges: Sequence[float], values: Sequence[float], right: float) -> Histogram:

@@ -403,10 +403,14 @@ class OrderPictures:
         summaries = []
         for round_ in rounds:
             count = len(round_.answers)
-            if not round_.revealed or count < MIN_ANSWERS_SHOWN:
+            if not round_.spread_shown or count < MIN_ANSWERS_SHOWN:
                 summaries.append(OrderSummary(round_.number, round_.state, count))
                 continue
             orders = [tuple(a.value) for a in round_.answers]
+            if not round_.revealed:  # shown live: where the class puts each picture, nothing about the goal
+                summaries.append(OrderSummary(round_.number, round_.state, count, setup.start,
+                                              heatmap(setup.start, orders)))
+                continue
             summaries.append(OrderSummary(
                 round_.number, round_.state, count, setup.start, heatmap(setup.start, orders),
                 count_into(edges, [_stored(a).value for a in round_.answers], optimum.value), optimum.value,

@@ -62,7 +62,7 @@ from irlab.classroom.activities.base import (
     known_settings,
 )
 from irlab.classroom.activities.chapter_numbers import QUESTION, ChapterNumber, chapter_number
-from irlab.classroom.activities.histogram import Histogram, bin_edges, count_into
+from irlab.classroom.activities.histogram import Histogram, bin_edges, count_into, unmarked
 from irlab.classroom.activities.states import chapter_of as _chapter
 from irlab.classroom.activities.states import link_parts as _link_parts
 from irlab.classroom.activities.states import plain_text as _plain_text
@@ -244,10 +244,14 @@ class PredictNumber:
         summaries = []
         for round_ in rounds:
             count = len(round_.answers)
-            if not round_.revealed or count < MIN_ANSWERS_SHOWN:
+            if not round_.spread_shown or count < MIN_ANSWERS_SHOWN:
                 summaries.append(NumberSummary(round_.number, round_.state, count))
                 continue
             values = [float(a.value) for a in round_.answers]
+            if not round_.revealed:  # shown live: the spread, nothing that tells the right answer
+                summaries.append(NumberSummary(round_.number, round_.state, count,
+                                               histogram=unmarked(count_into(edges, values, asked.value))))
+                continue
             mistakes = Counter(a.mistake for a in round_.answers if a.mistake and not a.correct)
             named = tuple(MistakeCount(name, MISTAKE_TITLES.get(name, name), n)
                           for name, n in sorted(mistakes.items(), key=lambda item: (-item[1], item[0])))

@@ -94,9 +94,11 @@ def test_one_answer_questions_refuse_several_and_choices_are_kept_in_the_options
 
 def test_shares_by_hand_live_from_three_answers_and_right_options_only_after_the_reveal():
     answers = stored(FN4, [["5", "7"], ["5", "7"], ["1", "3"], ["5"]])
-    few, live, revealed = CHOICE.summarise(FN4, [RoundAnswers(1, OPEN, answers[:2]), RoundAnswers(2, OPEN, answers),
-                                                  RoundAnswers(3, REVEALED, answers)])
+    few, live, revealed, hidden = CHOICE.summarise(FN4, [
+        RoundAnswers(1, OPEN, answers[:2], shown=True), RoundAnswers(2, OPEN, answers, shown=True),
+        RoundAnswers(3, REVEALED, answers), RoundAnswers(4, OPEN, answers)])
     assert few.options is None and few.count == 2
+    assert hidden.options is None and hidden.count == 4  # hidden until the reveal (the default): the count only
     counts = {o.id: o.count for o in live.options}
     assert (counts["5"], counts["7"], counts["1"], counts["3"], counts["2"]) == (3, 2, 1, 1, 0)
     assert all(o.right is None for o in live.options) and live.correct is None

@@ -106,8 +106,10 @@ def test_success_rates_and_mistakes_by_hand_and_the_gradebook_has_grades_columns
             variant = EXERCISE.question(NDCG, who).exercise
             answers[q1] = f"{likely_mistakes(variant, variant.question(q1))[0].breakdown.value:.4f}"
         sent.append(stored(who, answers))
-    few, (summary,) = EXERCISE.summarise(NDCG, [RoundAnswers(1, OPEN, tuple(sent[:2]))]), \
-        EXERCISE.summarise(NDCG, [RoundAnswers(1, OPEN, tuple(sent))])
+    few, (summary,) = EXERCISE.summarise(NDCG, [RoundAnswers(1, OPEN, tuple(sent[:2]), shown=True)]), \
+        EXERCISE.summarise(NDCG, [RoundAnswers(1, OPEN, tuple(sent), shown=True)])
+    (hidden,) = EXERCISE.summarise(NDCG, [RoundAnswers(1, OPEN, tuple(sent))])
+    assert hidden.rates is None and hidden.count == 4 and len(hidden.grades) == 4  # until the reveal: counts only
     assert few[0].rates is None and len(few[0].grades) == 2  # below 3 answers: the count only (and the gradebook)
     rates = {r.id: (r.right, r.answered) for r in summary.rates}
     assert rates[q1] == (2, 4) and rates["ndcg10-q1"] == (3, 3)  # by hand: students 1, 2 right; 3 a mistake; 4 "abc"
