@@ -323,6 +323,30 @@ class Log2(Expr):
 
 
 @dataclass(frozen=True)
+class Ln(Expr):
+    r"""The natural logarithm, shown as ``\ln(x)`` (C's ``log``, as trec_eval's ``yaap`` takes it).
+
+    >>> e = Ln(Frac(Num(3), Num(2)))
+    >>> e.latex(), e.text(), round(e.value(), 4)
+    ('\\ln\\left(\\frac{3}{2}\\right)', 'ln(3 / 2)', 0.4055)
+    """
+
+    argument: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.argument,)
+
+    def value(self) -> float:
+        return math.log(self.argument.value())
+
+    def latex(self) -> str:
+        return rf"\ln\left({self.argument.latex()}\right)"
+
+    def text(self) -> str:
+        return f"ln({self.argument.text()})"
+
+
+@dataclass(frozen=True)
 class Min(Expr):
     r"""The smallest of its arguments, shown as ``\min(a, b)``."""
 

@@ -43,6 +43,7 @@ from irlab.metrics import (
     rbp,
     reciprocal_rank,
     set_measures,
+    yaap,
 )
 from irlab.metrics.conventions import CONVENTIONS, check_variant
 
@@ -320,22 +321,29 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            trec=(TrecName("rbp_resid", param="pairs"),)),
     Family("Unjudged", "Unjudged@K", "the share of the top K without a judgment", judged.explain_unjudged_at_k,
            judged.unjudged_kernel, cutoff="required", aliases=("unj",), trec=(TrecName("unj", cutoffs=(5, 10, 20)),)),
+    Family("YAAP", "Yet another AP (YAAP)", "AP's log-odds: ln((1 + S) / (1 + R - S)), S AP's numerator",
+           yaap.explain_yaap, yaap.yaap_kernel, params=(REL,), aliases=("yaap",), trec=(TrecName("yaap"),)),
     Family("CG", "CG (cumulative gain)", "cumulative gain", dcg.explain_cg_at_k, dcg.cg_kernel, cutoff="optional",
            params=(_GAIN, _GAINS),
            short="CG@K", help="The grades (gains) of the top K, summed.", python_name="cg"),
     Family("DCG", "DCG", "discounted cumulative gain", dcg.explain_dcg_at_k, dcg.dcg_kernel, cutoff="optional",
-           params=_GAIN_PARAMS,
+           params=_GAIN_PARAMS, trec=(TrecName("dcg", param="gains"),),
            short="DCG@K", help="Each gain in the top K divided by log2(rank + 1), summed.", python_name="dcg"),
     Family("IDCG", "IDCG (DCG of the ideal ranking)", "ideal discounted cumulative gain", dcg.explain_idcg_at_k,
            dcg.idcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL),
+           trec=(TrecName("ideal_dcg", param="gains"),),
            short="IDCG@K", help="The DCG@K of the ideal order: the best DCG@K possible.", python_name="idcg"),
 )}
 """Every measure family, in trec_eval's print order (IR Lab's own families last)."""
 
 TREC_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
               "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
-              "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P",
-              "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj")
+              "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P",
+              "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
+              "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
+              "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+              "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg",
+              "Rprec_mult_avgjg", "yaap", "rbp", "rbp_resid", "unj")
 """trec_eval's measure order: it prints measures in this order, whatever the order of ``-m``."""
 
 TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
