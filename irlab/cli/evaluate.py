@@ -24,7 +24,9 @@ EPILOG = """\
 flags as trec_eval: -q per query, -c count judged queries the run misses (as 0; without -c a run
 that misses one is refused with exit status 4, as trec_eval 10.0 does), -l N relevance level,
 -M N only the top N of each ranking, -J judged documents only, -n no summary, -N N the
-collection size (for utility), -m MEASURE (repeatable).
+collection size (for utility), -m MEASURE (repeatable); and trec_eval's long forms of them
+(--query_eval_wanted, --complete_rel_info_wanted, --level_for_rel, --Max_retrieved_per_topic,
+--Judged_docs_only, --nosummary, --Number_docs_in_coll, --measure, --Results_format, --version).
 
 -m takes trec_eval's names and its parameter syntax: P.5,10  ndcg_cut.10  map  bpref  ndcg.1=3,2=9
 iprec_at_recall..25,.5  set_F.0.5  11pt_avg  relstring.20, the sets official (the default),
@@ -53,20 +55,27 @@ def register(commands: argparse._SubParsersAction) -> None:
         epilog=EPILOG.format(supported=", ".join(supported_trec_names())))
     parser.add_argument("qrels", help="the qrels file: query iteration doc grade")
     parser.add_argument("runs", nargs="+", metavar="run", help="run files: query Q0 doc rank score tag ('-': stdin)")
-    parser.add_argument("-q", dest="per_query", action="store_true", help="also print each query's values")
-    parser.add_argument("-c", dest="complete", action="store_true",
+    parser.add_argument("-q", "--query_eval_wanted", dest="per_query", action="store_true",
+                        help="also print each query's values")
+    parser.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true",
                         help="average over every judged query; a query the run misses counts 0")
-    parser.add_argument("-l", dest="level", type=int, default=1, metavar="N",
+    parser.add_argument("-l", "--level_for_rel", dest="level", type=int, default=1, metavar="N",
                         help="relevance level: grade >= N is relevant (default 1)")
-    parser.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
-                        help="use only the top N documents of each ranking")
-    parser.add_argument("-J", dest="judged_only", action="store_true",
+    parser.add_argument("-M", "--Max_retrieved_per_topic", dest="depth", type=int, default=None, metavar="N",
+                        help="use only the top N documents of each ranking (0: none)")
+    parser.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
                         help="drop unjudged documents from each ranking first")
-    parser.add_argument("-n", dest="summary", action="store_false", help="no summary (the 'all' lines)")
-    parser.add_argument("-N", dest="collection", type=int, default=0, metavar="N",
+    parser.add_argument("-n", "--nosummary", dest="summary", action="store_false",
+                        help="no summary (the 'all' lines)")
+    parser.add_argument("-N", "--Number_docs_in_coll", dest="collection", type=int, default=0, metavar="N",
                         help="documents in the collection (only utility's true negatives use it)")
-    parser.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
+    parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                         help="a measure or set of measures (repeatable; default: official)")
+    parser.add_argument("-T", "--Results_format", dest="results_format", default="trec_results", metavar="FORMAT",
+                        help="the run files' format: trec_results (trec_eval's only one)")
+    parser.add_argument("-D", "--Debug_level", dest="debug", default="0", metavar="N",
+                        help="trec_eval's debug trace: only 0 (none) is accepted")
+    parser.add_argument("-v", "--version", action=_Version, help="print IR Lab's version and exit")
     parser.add_argument("--format", choices=("trec", "json", "csv"), default="trec",
                         help="output format (default: trec_eval's)")
     parser.add_argument("--max-size", type=int, default=1000, metavar="MB",
@@ -74,11 +83,28 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+class _Version(argparse.Action):
+    """``-v``/``--version``: IR Lab's version (looked up only when asked: evaluate starts as fast as trec_eval)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("irlab")
+        except PackageNotFoundError:  # a source tree that was never installed
+            number = "(not installed)"
+        print(f"irlab evaluate (IR Lab {number}): trec_eval 10.0's measures, flags and output")
+        parser.exit()
+
+
 def measures_of(arguments: list[str] | None, collection: int = 0) -> dict:
     """The measures of the ``-m`` arguments (default: trec_eval's ``official`` set), keyed by print name."""
     from dataclasses import replace
 
-    from irlab.metrics.registry import trec_measure_set
+    from irlab.metrics.measure_names import trec_measure_set
 
     measures = {}
     for measure in trec_measure_set(arguments or ["official"]):
@@ -96,6 +122,12 @@ def run(args: argparse.Namespace) -> int:
     from irlab.runs.report import csv_text, json_text, trec_text
     from irlab.runs.trec import MB, read_qrels_file
 
+    if args.results_format != "trec_results":
+        raise CliError(f"-T {args.results_format}: trec_eval 10.0 reads one results format, trec_results "
+                       "(query Q0 doc rank score tag)")
+    if args.debug.split(".")[0].strip() not in ("0", ""):
+        raise CliError(f"-D {args.debug}: IR Lab prints no debug trace (trec_eval's -D); leave -D out, and use -q "
+                       "to see each query's values")
     if args.depth is not None and args.depth < 0:
         raise CliError(f"-M must be 0 or more (trec_eval 10.0 crashes on a negative -M), got {args.depth}")
     if args.max_size < 1:
