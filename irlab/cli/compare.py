@@ -151,7 +151,11 @@ def _formatted(table, kind: str, *, detail: bool) -> str:
 
 
 def _two_runs(table) -> str:
-    """Every statistic of the one pair (run B against run A), per measure, and what it means."""
+    """Every statistic of the one pair (run B against run A), per measure, and what it means.
+
+    The verdict quotes the p-value of the table's test (``--test``, named in the table's header),
+    after the table's correction: one comparison per measure, so the correction changes nothing.
+    """
     from irlab.runs.compare import compare, format_p, verdict
     from irlab.runs.table_export import plain_text
 
@@ -160,6 +164,7 @@ def _two_runs(table) -> str:
     for measure in table.measures:
         c = compare(table.per_query[a][measure], table.per_query[b][measure], table.queries, measure=measure,
                     run_a=plain_text(a), run_b=plain_text(b))
+        pair = table.comparison(b, a, measure)
         lines += [f"{measure}: B = {c.run_b} against A = {c.run_a}, {c.n} topics",
                   f"  mean A {c.mean_a:.4f}   mean B {c.mean_b:.4f}   B - A {c.mean_difference:+.4f} "
                   f"(95% CI {_num(c.ci_low)} to {_num(c.ci_high)})",
@@ -167,7 +172,8 @@ def _two_runs(table) -> str:
                   f"  paired t-test        t = {_num(c.t_statistic, 3)}   p = {format_p(c.t_p)}",
                   f"  Wilcoxon signed-rank W = {_plain(c.wilcoxon_statistic)}   p = {format_p(c.wilcoxon_p)}",
                   f"  randomisation test   p = {format_p(c.randomisation_p)}",
-                  f"  effect size d = {_num(c.effect_size, 2)}", "", *verdict(c).split("\n\n"), ""]
+                  f"  effect size d = {_num(c.effect_size, 2)}", "",
+                  *verdict(c, test=table.test, p=pair.p_adjusted).split("\n\n"), ""]
     return "\n".join(lines)
 
 

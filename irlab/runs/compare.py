@@ -7,7 +7,8 @@ reads the differences :math:`d_i = b_i - a_i` (positive: B is better on topic :m
 * the mean difference :math:`\bar d` with its 95% confidence interval
   :math:`\bar d \pm t_{0.975,\,n-1}\, s_d / \sqrt{n}`;
 * the paired t-test (``scipy.stats.ttest_rel``), the Wilcoxon signed-rank test
-  (``scipy.stats.wilcoxon``, zero differences dropped, as Wilcoxon did) and a paired randomisation
+  (``scipy.stats.wilcoxon(a, b)`` with scipy's defaults, as ranx and PyTerrier report it:
+  :func:`irlab.runs.significance.wilcoxon_test`) and a paired randomisation
   test (the sign of each difference flipped at random, 10,000 times, seeded so the page and the
   command line print the same p-value twice: scipy's ``permutation_test``, in bounded memory,
   :func:`irlab.runs.significance.randomisation_p`);
@@ -37,10 +38,10 @@ from itertools import combinations
 import numpy as np
 
 from irlab.errors import ValidationError
-from irlab.runs.significance import PERMUTATIONS, SEED, TIE, Budget, holm, randomisation_p
+from irlab.runs.significance import PERMUTATIONS, SEED, TIE, Budget, holm, randomisation_p, wilcoxon_test
 
-__all__ = ["ALPHA", "PAIRS_BUDGET", "PERMUTATIONS", "SEED", "TIE", "Comparison", "compare", "compare_pairs",
-           "format_p", "holm", "verdict"]
+__all__ = ["ALPHA", "PAIRS_BUDGET", "PERMUTATIONS", "SEED", "TIE", "VERDICT_TESTS", "Comparison", "compare",
+           "compare_pairs", "format_p", "holm", "verdict"]
 
 ALPHA = 0.05
 """The significance level the verdict text uses."""
@@ -117,11 +118,8 @@ def compare(a: Sequence[float], b: Sequence[float], queries: Sequence[str], *, m
     elif n > 1:  # every difference equal: no spread, the interval is the point itself
         ci_low = ci_high = mean
         t_p = r_p = 1.0 if abs(mean) <= TIE else 0.0
-    if wins + losses > 0:
-        w = stats.wilcoxon(d[np.abs(d) > TIE], zero_method="wilcox")
-        w_stat, w_p = float(w.statistic), float(w.pvalue)
-    elif n > 0:
-        w_p = 1.0
+    if n > 1:
+        w_stat, w_p = wilcoxon_test(d)
     return Comparison(measure, run_a, run_b, tuple(queries), a, b, float(np.mean(a)), float(np.mean(b)), mean,
                       ci_low, ci_high, wins, n - wins - losses, losses, t_stat, t_p, w_stat, w_p, r_p, effect)
 
@@ -161,14 +159,34 @@ def format_p(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def verdict(c: Comparison, *, adjusted_p: float | None = None) -> str:
+VERDICT_TESTS = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "randomisation": "randomisation test",
+                 "tukey": "Tukey's HSD"}
+"""The name the verdict gives each test (the keys are :data:`irlab.runs.significance.TESTS`')."""
+
+
+def verdict(c: Comparison, *, test: str = "randomisation", p: float | None = None,
+            correction: str | None = None) -> str:
     """What the comparison means in plain words, and what it does not.
+
+    The sentence on significance names the test whose p-value it quotes: ``test`` (one of
+    :data:`VERDICT_TESTS`), with ``p`` its p-value (default: the comparison's own for that test;
+    Tukey's HSD needs it given) after ``correction`` (e.g. ``"Holm's correction"``) when one was
+    applied. The command line passes the results table's test, so the verdict and the table's
+    header name the same test; the page's "compare runs" tab quotes the randomisation test.
 
     >>> c = compare([0.1, 0.2, 0.3, 0.4, 0.5], [0.2, 0.35, 0.3, 0.6, 0.55], list("abcde"), measure="AP")
     >>> print(verdict(c))  # doctest: +ELLIPSIS
     B is better than A on 4 of 5 topics, worse on 0 ...
+    >>> print(verdict(c, test="t").split("\\n\\n")[1])  # doctest: +ELLIPSIS
+    A difference this large would be unlikely (paired t-test, p = 0.047) if B and A were equally good ...
     """
-    p = c.randomisation_p if adjusted_p is None else adjusted_p
+    if test not in VERDICT_TESTS:
+        raise ValidationError(f"the test must be one of {', '.join(VERDICT_TESTS)}, got {test!r}")
+    if p is None:
+        if test == "tukey":
+            raise ValidationError("Tukey's HSD compares every run at once: give its p-value for this pair")
+        p = {"t": c.t_p, "wilcoxon": c.wilcoxon_p, "randomisation": c.randomisation_p}[test]
+    quoted = f"{VERDICT_TESTS[test]}, p = {format_p(p)}{f' after {correction}' if correction else ''}"
     better = c.run_b if c.mean_difference > 0 else c.run_a
     worse = c.run_a if c.mean_difference > 0 else c.run_b
     lines = [f"{c.run_b} is better than {c.run_a} on {c.wins} of {c.n} topics, worse on {c.losses} "
@@ -177,14 +195,13 @@ def verdict(c: Comparison, *, adjusted_p: float | None = None) -> str:
     if c.n < 2 or math.isnan(p):
         lines.append("With fewer than two topics, or the same difference on every topic, no test can say more.")
     elif p < ALPHA:
-        after = " after Holm" if adjusted_p is not None else ""
-        lines.append(f"A difference this large would be unlikely (p = {format_p(p)}{after}) "
+        lines.append(f"A difference this large would be unlikely ({quoted}) "
                      f"if {better} and {worse} were equally good on these topics: the difference is statistically "
                      f"significant at the {ALPHA:g} level.")
     else:
-        lines.append(f"A difference like this could easily arise by chance (p = {format_p(p)}"
-                     f"{' after Holm' if adjusted_p is not None else ''}): these {c.n} topics do not show that one run "
-                     "is better. That is not proof that they are equally good; more topics might tell them apart.")
+        lines.append(f"A difference like this could easily arise by chance ({quoted}): these {c.n} topics do not "
+                     "show that one run is better. That is not proof that they are equally good; more topics might "
+                     "tell them apart.")
     lines.append(f"Significance is not importance: the effect size d = {_number(c.effect_size, 2)} says how large the "
                  "difference is relative to how much it varies between topics (around 0.2 is small, 0.5 medium, 0.8 "
                  "large), and whether a difference matters depends on the users, not the test. With many topics, "

@@ -360,13 +360,13 @@ def how_to_read(table: ResultsTable, *, name: Callable[[str], str] = str) -> str
         how = (f"Tukey's HSD compares every pair of runs at once (paired by topic), so the chance of any false "
                f"'significant' in a column stays at {table.alpha:g}")
     else:
-        family = table.family_size
+        family = f"{table.family_size} comparison{'' if table.family_size == 1 else 's'}"
         fix = {"none": "with no correction for the number of comparisons (so some marks may be chance)",
-               "holm": f"after Holm's correction for the {family} comparisons of each measure (the chance of any "
+               "holm": f"after Holm's correction for the {family} of each measure (the chance of any "
                        f"false mark in a column stays at {table.alpha:g})",
-               "bonferroni": f"after Bonferroni's correction for the {family} comparisons of each measure (the "
+               "bonferroni": f"after Bonferroni's correction for the {family} of each measure (the "
                              f"chance of any false mark in a column stays at {table.alpha:g})",
-               "bh": f"after the Benjamini-Hochberg correction for the {family} comparisons of each measure (at most "
+               "bh": f"after the Benjamini-Hochberg correction for the {family} of each measure (at most "
                      f"{table.alpha:.0%} of the marks in a column are expected to be false)"}[table.correction]
         how = f"The {TESTS[table.test]}, at the {table.alpha:g} level, {fix}"
     against = "every other run" if table.all_pairs else (

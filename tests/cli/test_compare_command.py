@@ -76,6 +76,14 @@ def test_text_names_the_missing_topics_explains_the_table_and_details_two_runs(f
     assert "poor.txt ranks 28 of the 30 judged topics; the 2 it misses (401, 402) count 0: AP " in out
     assert "How to read this table" in out and "Significance is not importance" in out
     assert "Run B against run A" in out and "randomisation test   p = " in out and "effect size d = " in out
+    # the verdict quotes the p-value of the test the table's header names (issue 37: it quoted the randomisation
+    # test's under a header naming the t-test)
+    t_p = next(line for line in out.splitlines() if line.startswith("  paired t-test")).split("p = ")[1]
+    assert f"(paired t-test, p = {t_p})" in out and "(randomisation test, p = " not in out
+    _, wilcoxon, _ = run_cli(["--test", "wilcoxon", str(qrels), str(good), str(poor)], capsys)
+    w_p = next(line for line in wilcoxon.splitlines() if line.startswith("  Wilcoxon")).split("p = ")[1]
+    assert "Wilcoxon signed-rank test, Holm's correction" in wilcoxon
+    assert f"(Wilcoxon signed-rank test, p = {w_p})" in wilcoxon
     _, ranked, _ = run_cli(["--ranked-only", str(qrels), str(good), str(poor)], capsys)
     assert "over 28 topics" in ranked and "count 0" not in ranked and "(401, 402) are left out here" in ranked
 

@@ -32,7 +32,7 @@ def test_statistics_equal_scipy_called_directly(seed):
     ci = t.confidence_interval(0.95)
     assert (c.ci_low, c.ci_high) == (ci.low, ci.high)
     d = b - a
-    w = stats.wilcoxon(d[d != 0])
+    w = stats.wilcoxon(a, b)  # scipy's defaults, as ranx and PyTerrier call it
     assert (c.wilcoxon_statistic, c.wilcoxon_p) == (w.statistic, w.pvalue)
     r = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=10_000,
                                rng=np.random.default_rng(20_240_401))
@@ -53,6 +53,20 @@ def test_a_clear_difference_is_significant_and_the_verdict_says_so():
     assert c.t_p < 0.001 and c.randomisation_p < 0.001
     text = verdict(c)
     assert "statistically significant" in text and "Significance is not importance" in text and "dense" in text
+
+
+def test_the_verdict_names_the_test_whose_p_value_it_quotes():
+    a, b, queries = _pairs(2, n=30)
+    c = compare(a, b, queries, measure="AP", run_a="bm25", run_b="dense")
+    assert f"(randomisation test, p = {format_p(c.randomisation_p)})" in verdict(c)
+    assert f"(paired t-test, p = {format_p(c.t_p)})" in verdict(c, test="t")
+    assert f"(Wilcoxon signed-rank test, p = {format_p(c.wilcoxon_p)})" in verdict(c, test="wilcoxon")
+    assert "(Tukey's HSD, p = 0.500 after Holm's correction)" in verdict(c, test="tukey", p=0.5,
+                                                                        correction="Holm's correction")
+    with pytest.raises(ValidationError, match="give its p-value"):
+        verdict(c, test="tukey")
+    with pytest.raises(ValidationError, match="the test must be one of"):
+        verdict(c, test="sign")
 
 
 def test_no_difference_says_that_chance_explains_it_and_what_that_does_not_mean():

@@ -54,7 +54,7 @@ def compare(workspace: Workspace, runs: list[str], measures: list[str], options:
         ["test", "statistic", "p-value", "what it assumes"],
         [["paired t-test", signed(c.t_statistic, 3), format_p(c.t_p), "differences roughly normal"],
          ["Wilcoxon signed-rank", plain(c.wilcoxon_statistic), format_p(c.wilcoxon_p),
-          "differences symmetric; ties dropped"],
+          "differences symmetric; zero differences dropped (scipy's default)"],
          ["randomisation (10,000 sign flips, seeded)", signed(c.mean_difference, 4), format_p(c.randomisation_p),
           "none beyond the topics being a sample"],
          ["effect size d (mean / sd of differences)", signed(c.effect_size, 2), "",
