@@ -28,6 +28,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(level) for level in (
     {"exercises"},               # exercise format, answers, exports, grading
     {"walkthrough"},             # the learner's state, chapter views, URL state, charts, quiz
     {"classroom"},               # classes, activities and answers in a database (the live class)
+    {"sharedtask"},              # a class's shared task: hidden qrels, submissions, the leaderboard
     {"ui"},                      # the Streamlit layer
     {"cli"},                     # the command line
     {"__main__"},                # python -m irlab
