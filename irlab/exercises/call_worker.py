@@ -1,10 +1,12 @@
 """Calls a student's functions on IR Lab's data, in a clean interpreter, one question per process.
 
-    python -I call_worker.py < REQUEST_JSON
+    python -I -S -c SOURCE < REQUEST_JSON
 
 Started by :mod:`irlab.exercises.grading` inside a box (:mod:`irlab.exercises.sandbox`), after
-every process of the notebook run has ended; run as a script with the standard library only (it
-imports nothing from irlab and nothing the submission could have changed). The request holds:
+every process of the notebook run has ended, with this file's text as the grader holds it
+(:mod:`irlab.exercises.box_code`: a copy changed on disk is never run). It imports only the standard
+library, and without ``site`` (``-S``): the package folders the grader names (``path``) are put on
+``sys.path`` as they are, so no ``.pth`` file in them runs code before this one. The request holds:
 
 * ``preamble``: IR Lab's own setup code and data (``import math``, ``TOLERANCE``, ``items``,
   ``system_rankings``, ``ground_truth``), never the student's copy of them;
@@ -12,7 +14,7 @@ imports nothing from irlab and nothing the submission could have changed). The r
   time out in the notebook run;
 * ``questions``: for each question its id, the function's name and the arguments of each call,
   as a Python literal (document ids may be ints, which JSON keys cannot be);
-* ``seconds``: the time one question may take.
+* ``seconds``: the time one question may take; ``path``: the package folders.
 
 This process (the *driver*) never runs the student's code. It makes itself non-dumpable (no
 process of the same user can read its memory or open its file descriptors through ``/proc``) and a
@@ -24,9 +26,16 @@ the question's calls with fresh copies of the data, and writes one result to a p
 the driver hold. The driver waits at most ``seconds`` (then kills it: also a loop in C code that
 ignores signals), kills whatever the child left running, and prints one JSON line:
 
-* first ``{"cells": [{"number", "error", "message", "line"}...]}``: the first error of each cell
+* first ``{"cells": [{"number", "error", "line", "name"}...], "problem": CODE}``: the first error of each cell
   (a SyntaxError, or what a definition raised);
-* then per question ``{"question": ID, "value": X}`` or ``{"question": ID, "error": TEXT}``.
+* then per question ``{"question": ID, "value": X}``, or what went wrong: ``"error"`` (an exception:
+  ``{"type", "builtin", "cell", "line", "name"}``), ``"returned"`` (the type of a value that is not a
+  number, or ``nan``/``inf``), ``"timeout"``, ``"crashed"`` or ``"missing"``.
+
+Nothing here is text of the student's choosing: an exception is said by its type, where it was
+raised and, for a name, module or attribute that was not found, that name; never its message (which
+the student's code chooses, and could fill with a file it read). The grader checks each field again
+and says what went wrong in its own words (:mod:`irlab.exercises.error_words`).
 
 A child can only ever say something about its own question, and what it says is its function's
 value as far as grading is concerned: code that makes the child report a value of its choice is
@@ -73,12 +82,30 @@ def ipython_free(source: str) -> str:
     return "\n".join(lines)
 
 
-def _where(error: BaseException) -> str:
-    """`` (cell N, line L)`` for the innermost frame of the student's code, or ``""``."""
+def _where(error: BaseException) -> tuple[int | None, int | None]:
+    """The cell and line of the innermost frame of the student's code, or ``(None, None)``."""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename.startswith("<cell ")]
     if not frames:
-        return ""
-    return f" ({frames[-1].filename[1:-1]}, line {frames[-1].lineno})"
+        return None, None
+    try:
+        return int(frames[-1].filename[6:-1]), frames[-1].lineno
+    except ValueError:
+        return None, None
+
+
+def describe_error(error: BaseException) -> dict:
+    """An exception as fields, never its message: its type's name, whether it is Python's own, where, and the
+    name Python could not find (NameError, ImportError, AttributeError).
+
+    >>> describe_error(NameError("name 'x' is not defined", name="x"))
+    {'type': 'NameError', 'builtin': True, 'cell': None, 'line': None, 'name': 'x'}
+    """
+    kind = type(error)
+    builtin = getattr(builtins, kind.__name__, None) is kind
+    name = getattr(error, "name", None)
+    cell, line = _where(error)
+    return {"type": kind.__name__[:100] if builtin else "", "builtin": builtin, "cell": cell, "line": line,
+            "name": name[:100] if isinstance(name, str) else None}
 
 
 def define(preamble: str, cells: list[dict]) -> tuple[dict, list[dict]]:
@@ -94,8 +121,8 @@ def define(preamble: str, cells: list[dict]) -> tuple[dict, list[dict]]:
             tree = compile(ipython_free(cell["source"]), label, "exec", ast.PyCF_ONLY_AST)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:  # not Python, or too deep
             line = getattr(error, "lineno", None)
-            errors.append({"number": cell["number"], "error": type(error).__name__,
-                           "message": str(getattr(error, "msg", error))[:300], "line": line})
+            errors.append({"number": cell["number"], "error": type(error).__name__, "builtin": True,
+                           "line": line if isinstance(line, int) else None, "name": None})
             continue
         first = None
         for statement in tree.body:
@@ -106,8 +133,9 @@ def define(preamble: str, cells: list[dict]) -> tuple[dict, list[dict]]:
             except BaseException as error:  # noqa: BLE001 - the student's code: anything may happen
                 if first is None:
                     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == label]
-                    first = {"number": cell["number"], "error": type(error).__name__,
-                             "message": str(error)[:300], "line": lines[-1] if lines else statement.lineno}
+                    described = describe_error(error)
+                    first = {"number": cell["number"], "error": described["type"], "builtin": described["builtin"],
+                             "line": lines[-1] if lines else statement.lineno, "name": described["name"]}
         if first is not None:
             errors.append(first)
     return namespace, errors
@@ -116,7 +144,8 @@ def define(preamble: str, cells: list[dict]) -> tuple[dict, list[dict]]:
 def _child(request: dict, question: dict | None, write_fd: int) -> None:
     """In the forked child: define, then call (or, without a question, report the definitions)."""
     write, dumps, number, total, length = os.write, json.dumps, float, sum, len  # before any student code runs
-    isfinite, deepcopy = math.isfinite, copy.deepcopy
+    isfinite, deepcopy, describe, kind = math.isfinite, copy.deepcopy, describe_error, type
+    builtin_names = {name for name, value in vars(builtins).items() if isinstance(value, type)}
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -132,13 +161,19 @@ def _child(request: dict, question: dict | None, write_fd: int) -> None:
                 try:
                     calls = ast.literal_eval(question["calls"])
                     values = [function(*deepcopy(arguments)) for arguments in calls]
-                    value = number(total(values) / length(values))
-                    result = {"value": value} if isfinite(value) else {"error": f"the function returned {value}"}
                 except BaseException as error:  # noqa: BLE001 - the student's code: anything may happen
-                    result = {"error": (type(error).__name__ + ": " + str(error))[:300] + _where(error)}
+                    result = {"error": describe(error)}
+                else:
+                    try:
+                        value = number(total(values) / length(values))
+                    except BaseException:  # noqa: BLE001 - not numbers (None, a string, an object of its own)
+                        name = kind(values[0]).__name__ if values else ""
+                        result = {"returned": name if name in builtin_names else "object"}
+                    else:
+                        result = {"value": value} if isfinite(value) else {"returned": str(value)}
         payload = dumps(result).encode()
-    except BaseException as error:  # noqa: BLE001 - e.g. a definition that replaced str: one line, no value
-        payload = ('{"error": "' + type(error).__name__ + ' while reporting"}').encode()
+    except BaseException:  # noqa: BLE001 - e.g. a definition that replaced str: no value
+        payload = b'{"crashed": true}'
     write(write_fd, payload[:MAX_RESULT])
     os._exit(0)
 
@@ -212,14 +247,17 @@ def run_one(request: dict, question: dict | None, seconds: float) -> dict:
         os.kill(pid, signal.SIGKILL)
     _end_children()
     if timed_out and not data:
-        return {"error": f"TimeoutError: took longer than {seconds:g} s"}
+        return {"timeout": True}
     try:
         result = json.loads(data[:MAX_RESULT].decode("utf-8", errors="replace"))
     except ValueError:
         result = None
     if not isinstance(result, dict):
-        return {"error": "its process ended without a result (os._exit, a crash, or out of memory)"}
+        return {"crashed": True}  # os._exit, a crash, or out of memory
     return result
+
+
+_FIELDS = ("value", "error", "returned", "timeout", "crashed", "missing")
 
 
 def main() -> int:
@@ -228,22 +266,19 @@ def main() -> int:
     libc.prctl(_PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1), 0, 0, 0)
     request = json.loads(sys.stdin.buffer.read())
     sys.stdin.close()
+    sys.path.extend(path for path in request.get("path", []) if isinstance(path, str))  # no site: no .pth runs
     out = sys.stdout
     seconds = float(request["seconds"])
     definitions = run_one(request, None, seconds)
     cells = definitions.get("cells") if isinstance(definitions.get("cells"), list) else []
-    out.write(json.dumps({"cells": cells, "problem": definitions.get("error", "")}) + "\n")
+    problem = next((field for field in ("timeout", "crashed") if definitions.get(field)), "")
+    out.write(json.dumps({"cells": cells, "problem": problem}) + "\n")
     out.flush()
     for question in request["questions"]:
         result = run_one(request, question, seconds)
         line = {"question": question["id"]}
-        value = result.get("value")
-        if result.get("missing"):
-            line["missing"] = True
-        elif isinstance(value, float) and math.isfinite(value):
-            line["value"] = value
-        else:
-            line["error"] = str(result.get("error", "no value"))[:400]
+        field = next((name for name in _FIELDS if name in result), "crashed")
+        line[field] = result.get(field, True)
         out.write(json.dumps(line) + "\n")
         out.flush()
     return 0

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import re
 import sys
 from collections import defaultdict
@@ -44,8 +45,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from irlab.errors import ValidationError
-from irlab.exercises import call_worker, grade_worker
 from irlab.exercises.answers import check_answer
+from irlab.exercises.box_code import check_workers, worker_source
+from irlab.exercises.error_words import definition_words, exception_words, returned_words, syntax_problem
 from irlab.exercises.format import fingerprint
 from irlab.exercises.gradebook import class_summary, gradebook_csv
 from irlab.exercises.model import Exercise
@@ -59,7 +61,15 @@ from irlab.exercises.notebook import (
 )
 from irlab.exercises.printable import printable
 from irlab.exercises.roster import check_student_id, roster_check
-from irlab.exercises.sandbox import BoxLimits, Isolation, detect_isolation, protect_grader, run_in_box
+from irlab.exercises.sandbox import (
+    BoxLimits,
+    BoxRun,
+    Isolation,
+    detect_isolation,
+    package_paths,
+    protect_grader,
+    run_in_box,
+)
 from irlab.exercises.variants import make_variant
 
 __all__ = ["Limits", "QuestionGrade", "Submission", "answers_file", "class_summary", "grade_all",
@@ -280,7 +290,8 @@ def _run_notebook(cells: list[_Cell], preamble: str, limits: Limits, isolation: 
         "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
     config = {"cell_seconds": limits.cell_seconds, "grace_seconds": limits.grace_seconds,
               "startup_seconds": limits.startup_seconds}
-    run = run_in_box([sys.executable, "-I", grade_worker.__file__, json.dumps(config)], json.dumps(notebook).encode(),
+    run = run_in_box([sys.executable, "-I", "-c", worker_source("grade_worker.py"), json.dumps(config)],
+                     json.dumps(notebook).encode(),
                      BoxLimits(wall_seconds=limits.total_seconds, memory_mb=limits.memory_mb,
                                processes=limits.processes, cpu_seconds=limits.total_seconds), isolation)
     statuses: dict[int, dict] = {}
@@ -292,8 +303,8 @@ def _run_notebook(cells: list[_Cell], preamble: str, limits: Limits, isolation: 
             continue
         if not isinstance(report, dict):
             continue
-        if report.get("kernel") == "failed":
-            notes.append(f"the notebook's kernel did not start ({printable(report.get('reason', ''), 200)})")
+        if report.get("kernel") == "failed":  # said before any of the submission's code ran in this box
+            notes.append(f"the notebook's kernel did not start ({printable(report.get('reason', ''), 120)})")
         elif isinstance(report.get("cell"), int) and report.get("status") in ("ok", "error", "timeout", "restarted"):
             statuses[report["cell"]] = report
     for number, report in sorted(statuses.items()):
@@ -317,37 +328,74 @@ class _Evaluation:
     problem: str = ""
 
 
+def _ended_early(run: BoxRun, limits: Limits) -> str:
+    """Why an evaluation box gave no report, from what the grader saw (never the box's own text)."""
+    if run.timed_out:
+        return "the evaluation did not finish (it ran out of time)"
+    if run.oom_kills:
+        return f"the evaluation did not finish (the memory limit, {limits.memory_mb} MB, ended it)"
+    return "the evaluation did not finish (its processes were ended before it reported)"
+
+
 def _evaluate(variant: Exercise, cells: list[_Cell], limits: Limits, isolation: Isolation) -> _Evaluation:
-    """Call each question's function in a clean interpreter in a box; each question's value or error."""
+    """Call each question's function in a clean interpreter in a box; each question's result, checked.
+
+    What the box says is checked line by line: only the questions asked, only the fields the
+    worker writes; what went wrong is then said in IR Lab's words (:mod:`irlab.exercises.error_words`).
+    """
     plan = grading_calls(variant)
-    request = {"preamble": grading_preamble(variant), "seconds": limits.call_seconds,
+    request = {"preamble": grading_preamble(variant), "seconds": limits.call_seconds, "path": package_paths(),
                "cells": [{"number": cell.number, "source": cell.source} for cell in cells],
                "questions": [{"id": question.id, "function": name, "calls": calls} for question, name, calls in plan]}
     wall = (len(plan) + 1) * (limits.call_seconds + 1) + 10
-    run = run_in_box([sys.executable, "-I", call_worker.__file__], json.dumps(request).encode(),
+    run = run_in_box([sys.executable, "-I", "-S", "-c", worker_source("call_worker.py")], json.dumps(request).encode(),
                      BoxLimits(wall_seconds=wall, memory_mb=limits.memory_mb, processes=limits.processes,
                                cpu_seconds=limits.call_seconds + 5), isolation, max_output=2**20)
     lines = []
     for line in run.stdout.decode("utf-8", errors="replace").splitlines():
         try:
             parsed = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(parsed, dict):
             lines.append(parsed)
     if not lines or "cells" not in lines[0]:
-        tail = run.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:] or ["no message"]
-        return _Evaluation({}, {}, f"the evaluation did not finish ({printable(tail[0], 200)})")
+        return _Evaluation({}, {}, _ended_early(run, limits))
+    sources = {cell.number: cell.source for cell in cells}
     errors: dict[int, str] = {}
-    for error in lines[0].get("cells") or []:
-        if isinstance(error, dict) and isinstance(error.get("number"), int):
-            line = f", line {error['line']}" if isinstance(error.get("line"), int) else ""
-            message = f": {error['message']}" if error.get("message") else ""
-            errors[error["number"]] = printable(f"{error.get('error')} in cell {error['number']}{line}{message}")
-    results = {line["question"]: line for line in lines[1:] if isinstance(line.get("question"), str)}
+    reported = lines[0].get("cells") if isinstance(lines[0].get("cells"), list) else []
+    for error in reported:
+        if isinstance(error, dict) and error.get("error") != "SyntaxError":  # the grader finds those itself
+            said = definition_words(error, sources)
+            if said is not None and error["number"] not in errors:
+                errors[error["number"]] = said
+    asked = {question.id for question, _, _ in plan}
+    results: dict[str, dict] = {}
+    for line in lines[1:]:
+        if line.get("question") in asked and line["question"] not in results:
+            results[line["question"]] = _result(line, sources, limits)
     problem = lines[0].get("problem")
-    return _Evaluation(errors, results, f"defining the functions failed ({printable(problem, 200)})"
-                       if isinstance(problem, str) and problem else "")
+    return _Evaluation(errors, results, "defining the functions failed (it ran out of time)" if problem == "timeout"
+                       else "defining the functions failed (its process ended without a report)"
+                       if problem == "crashed" else "")
+
+
+def _result(line: dict, sources: dict[int, str], limits: Limits) -> dict:
+    """One question's line from the box as ``{"value": x}``, ``{"missing": True}`` or ``{"problem": words}``."""
+    value = line.get("value")
+    if isinstance(value, float) and math.isfinite(value):
+        return {"value": value}
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
+        return {"value": float(value)}
+    if line.get("missing") is True:
+        return {"missing": True}
+    if "error" in line:
+        return {"problem": exception_words(line["error"], sources)}
+    if "returned" in line:
+        return {"problem": returned_words(line["returned"])}
+    if line.get("timeout") is True:
+        return {"problem": f"TimeoutError: took longer than {limits.call_seconds} s"}
+    return {"problem": "its process ended without a result (os._exit, a crash, or out of memory)"}
 
 
 def _defining_cell(cells: list[_Cell], function: str, troubled: Iterable[int]) -> int | None:
@@ -379,9 +427,12 @@ def grade_notebook(exercise: Exercise, data: bytes, name: str, limits: Limits = 
     statuses, notes = _run_notebook(cells, grading_preamble(claim.claimed or variant), limits, isolation)
     slow = {number for number, report in statuses.items() if report["status"] in ("timeout", "restarted")}
     student_cells = [cell for cell in cells if cell.role == "student" and cell.number not in slow]
+    syntax = {cell.number: problem for cell in student_cells if (problem := syntax_problem(cell.number, cell.source))}
     evaluation = _evaluate(variant, student_cells, limits, isolation)
-    errors = [*notes, *evaluation.cell_errors.values()] + ([evaluation.problem] if evaluation.problem else [])
-    troubled = set(evaluation.cell_errors) | slow
+    cell_errors = {**evaluation.cell_errors, **syntax}
+    errors = [*notes, *(cell_errors[number] for number in sorted(cell_errors))]
+    errors += [evaluation.problem] if evaluation.problem else []
+    troubled = set(cell_errors) | slow
     grades = []
     for question, function, _ in grading_calls(variant):
         result = evaluation.results.get(question.id)
@@ -392,10 +443,10 @@ def grade_notebook(exercise: Exercise, data: bytes, name: str, limits: Limits = 
             cell = _defining_cell(cells, function, troubled)
             where = f" (see cell {cell})" if cell is not None and cell in troubled else ""
             grades.append(_score(variant, question.id, None, f"{function} is not defined{where}"))
-        elif "value" in result and isinstance(result["value"], float):
+        elif "value" in result:
             grades.append(_score(variant, question.id, result["value"]))
         else:
-            grades.append(_score(variant, question.id, None, str(result.get("error", "no value"))))
+            grades.append(_score(variant, question.id, None, result["problem"]))
     return Submission(name, "notebook", claim.seed, "graded", tuple(grades), claim.student,
                       tuple(printable(error) for error in errors), claim.flags)
 
@@ -475,6 +526,8 @@ def grade_all(exercise: Exercise, paths: Sequence[Path], limits: Limits = Limits
     if not isolation.cgroup:
         jobs = 1
     contents = [(path.name, _read(path)) for path in paths]
+    if any(not isinstance(data, str) and name.endswith(".ipynb") for name, data in contents):
+        check_workers()  # the scripts every box runs: read and checked before any submission's code runs
     rows: list[Submission | None] = [None] * len(contents)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(grade_submission, exercise, name, data, limits, isolation, roster): index

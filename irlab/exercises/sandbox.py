@@ -20,15 +20,22 @@ Where the machine allows (found out at run time by :func:`detect_isolation`):
 * **namespaces** (``unshare``, as root or through a user namespace): a PID namespace (the box
   sees only its own processes in ``/proc``, cannot signal or trace anything outside, and the
   kernel kills everything in it when its first process ends), a mount namespace (its own
-  ``/proc``, a size-limited tmpfs as its folder), a network namespace with only loopback (no
-  network), and its own IPC and host name;
+  ``/proc`` with ``/proc/sys`` read-only, a size-limited tmpfs as its folder), a network
+  namespace with only loopback (no network), and its own IPC and host name;
+* **a file system of its own** (in that mount namespace): a new root holding only what Python
+  needs, read-only (:func:`visible_paths`: the system's programs, libraries and settings, and this
+  Python with its packages), a ``/dev`` of its own, and a size-limited tmpfs as ``/tmp``, the only
+  place it can write. The grader's files, the submissions, the roster, the lecturer's secret and
+  your home folder are not there at all. When the grader is root, the box's processes run as the
+  user nobody (:data:`NOBODY`), who owns no file of this machine;
 * a **cgroup** (v1, or v2 where its controllers are delegated to us): one memory limit for all
   the box's processes together, one task limit (processes and threads), the peak of both, and
   freezing the box to kill it all at once.
 
-What no layer here does: hide the files the grader's user can read or write (the filesystem is
-shared, read-write where that user may write), or limit CPU shares. docs/grading.md says which
-test shows each claim, and what needs a container.
+Without a file system of its own (no mount namespace), the box reads and writes every file the
+grader's user can; the scripts it runs come from the grader's memory anyway
+(:mod:`irlab.exercises.box_code`). No layer limits CPU shares. docs/grading.md says which test shows
+each claim, and what needs a container.
 """
 
 from __future__ import annotations
@@ -51,9 +58,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from irlab.exercises import box_init
+from irlab.exercises.box_code import worker_source
 
-TIMED_OUT = box_init.TIMED_OUT
+TIMED_OUT = 124
+"""The exit status of a box that ran out of wall-clock time (box_init.py's ``TIMED_OUT``, as coreutils' timeout).
+
+The grader never imports box_init.py (nor the other scripts a box runs): importing runs a file's code,
+and these files are the ones a submission could have changed (:mod:`irlab.exercises.box_code`)."""
+NOBODY = 65534
+"""The user a box's processes run as when the grader is root and the box has a file system of its own."""
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
            "PYTHONNOUSERSITE": "1", "JUPYTER_PLATFORM_DIRS": "1", "MPLBACKEND": "Agg",
            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -81,22 +94,39 @@ class BoxLimits:
 
 @dataclass(frozen=True)
 class Isolation:
-    """The layers a box gets beyond the basic ones: namespaces, and a cgroup (``"v1"``, ``"v2"`` or ``""``)."""
+    """The layers a box gets beyond the basic ones: namespaces, a file system of its own (``files``: needs
+    namespaces), and a cgroup (``"v1"``, ``"v2"`` or ``""``)."""
 
     namespaces: bool = False
     cgroup: str = ""
+    files: bool = False
+
+    @property
+    def uid(self) -> int | None:
+        """The user the box's processes run as: nobody when we are root and the box has its own files, else ours."""
+        return NOBODY if self.files and os.geteuid() == 0 else None
 
     def describe(self) -> str:
         """One line for the lecturer: which layers grading uses on this machine."""
-        parts = ["process group, subreaper, empty environment, per-process limits, no capabilities"]
+        parts = ["process group, subreaper, empty environment, per-process limits, no capabilities, "
+                 "grading scripts from the grader's memory"]
         if self.namespaces:
             parts.append("PID, mount, network and IPC namespaces (unshare)")
+        if self.files:
+            parts.append("a read-only file system of its own (only its folder writable; your files, the grader and "
+                         "the other submissions out of sight)" + (", as the user nobody" if self.uid else ""))
         if self.cgroup:
             parts.append(f"cgroup {self.cgroup} (memory and tasks of the whole box)")
-        missing = [name for name, there in (("namespaces", self.namespaces), ("cgroup", self.cgroup)) if not there]
+        missing = [name for name, there in (("namespaces", self.namespaces), ("a file system of its own", self.files),
+                                            ("a cgroup", self.cgroup)) if not there]
         text = "; ".join(parts)
-        return text + (f"; without {' or '.join(missing)} (docs/grading.md says what that leaves open)"
-                       if missing else "")
+        if missing:
+            listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " or " + missing[-1]
+            text += f"; without {listed} (docs/grading.md says what that leaves open)"
+        if not self.files:
+            text += ("; WITHOUT A FILE SYSTEM OF ITS OWN a submission reads and writes every file your user can: "
+                     "grade in a container (docs/grading.md)")
+        return text
 
 
 BASIC = Isolation()
@@ -131,8 +161,29 @@ class BoxRun:
 
 @functools.cache
 def detect_isolation() -> Isolation:
-    """The layers this machine allows us, tried once per process (a few milliseconds)."""
-    return Isolation(namespaces=_namespaces_work(), cgroup=_cgroup_version())
+    """The layers this machine allows us, tried once per process (a whole box each: well under a second)."""
+    namespaces = _namespaces_work(Isolation(namespaces=True))
+    files = namespaces and _namespaces_work(Isolation(namespaces=True, files=True))
+    return Isolation(namespaces=namespaces, cgroup=_cgroup_version(), files=files)
+
+
+def visible_paths() -> list[str]:
+    """What a box with a file system of its own sees (read-only): the system's programs, libraries and settings,
+    and this Python with its standard library and packages (a virtual environment's and the one it is made from).
+
+    Not the folders on ``sys.path`` that are not Python's own (the current folder, an editable
+    install's source): a submission has no use for them, and they may hold the grader's files.
+    """
+    paths = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
+    paths += [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+              os.path.dirname(os.path.realpath(sys.executable))]
+    paths += package_paths()
+    unique: list[str] = []
+    for path in paths:
+        if path and os.path.isabs(path) and os.path.exists(path) and os.path.abspath(path) != "/" \
+                and path not in unique:
+            unique.append(path)
+    return unique
 
 
 def _unshare_command() -> list[str] | None:
@@ -143,12 +194,29 @@ def _unshare_command() -> list[str] | None:
     return [path, *user, *_UNSHARE, "--"]
 
 
-def _namespaces_work() -> bool:
-    """Whether a whole box with namespaces (loopback up, tmpfs mounted, capabilities dropped) runs a command."""
+def package_paths() -> list[str]:
+    """The folders of installed packages on this Python's path (``site-packages``), for a box that starts Python
+    without ``site`` (``-S``: so no ``.pth`` file in them runs code) and puts them on its path itself."""
+    return [path for path in sys.path if path.endswith(("site-packages", "dist-packages")) and os.path.isdir(path)]
+
+
+_PROBE = """import json, os, sys
+modules = [name for name in ("nbclient", "ipykernel") if name in sys.argv[1:]]
+for name in modules:
+    __import__(name)
+print("ok")
+"""
+
+
+def _namespaces_work(isolation: Isolation) -> bool:
+    """Whether a whole box with these layers (loopback up, mounts made, capabilities dropped) runs Python, with the
+    packages grading a notebook needs when they are installed here."""
     if _unshare_command() is None:
         return False
-    run = run_in_box([sys.executable, "-I", "-S", "-c", "print('ok')"], b"", BoxLimits(wall_seconds=10),
-                     Isolation(namespaces=True))
+    import importlib.util
+
+    wanted = [name for name in ("nbclient", "ipykernel") if importlib.util.find_spec(name) is not None]
+    run = run_in_box([sys.executable, "-I", "-c", _PROBE, *wanted], b"", BoxLimits(wall_seconds=30), isolation)
     return run.status == 0 and run.stdout == b"ok\n"
 
 
@@ -340,9 +408,9 @@ def protect_grader() -> None:
     libc.prctl(_PR_SET_DUMPABLE, ctypes.c_ulong(0), 0, 0, 0)
 
 
-def _user_processes() -> int:
-    """How many processes and threads our user runs now (what RLIMIT_NPROC counts)."""
-    uid, count = os.getuid(), 0
+def _user_processes(uid: int | None = None) -> int:
+    """How many processes and threads a user (ours by default) runs now (what RLIMIT_NPROC counts)."""
+    uid, count = os.getuid() if uid is None else uid, 0
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
@@ -372,13 +440,17 @@ def run_in_box(command: Sequence[str], stdin: bytes, limits: BoxLimits, isolatio
         for sub in ("home", "tmp"):
             (folder / sub).mkdir(mode=0o700)
         unshare = _unshare_command() if isolation.namespaces else None
+        files = bool(unshare) and isolation.files
+        uid = isolation.uid if files else None
+        source = worker_source("box_init.py")
         config = {"stage": "enter", "cgroups": group.procs_files if group else [], "unshare": unshare,
                   "folder": str(folder), "env": {**BOX_ENV, **(env or {})}, "command": list(command),
                   "wall_seconds": limits.wall_seconds, "memory_mb": limits.memory_mb, "file_mb": limits.file_mb,
-                  "disk_mb": limits.disk_mb, "cpu_seconds": limits.cpu_seconds,
-                  # RLIMIT_NPROC counts every process of our user, also other boxes': only without a cgroup
-                  "nproc": None if group else _user_processes() + limits.processes}
-        process = subprocess.Popen([sys.executable, "-I", "-S", box_init.__file__, json.dumps(config)],
+                  "disk_mb": limits.disk_mb, "cpu_seconds": limits.cpu_seconds, "source": source,
+                  "files": files, "visible": visible_paths() if files else [], "uid": uid,
+                  # RLIMIT_NPROC counts every process of the box's user, also other boxes': only without a cgroup
+                  "nproc": None if group else _user_processes(uid) + limits.processes}
+        process = subprocess.Popen([sys.executable, "-I", "-S", "-c", source, json.dumps(config)],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    env=dict(BOX_ENV), cwd=folder, start_new_session=True)
         stdout, stderr = _exchange(process, stdin, limits.wall_seconds + 15, max_output)

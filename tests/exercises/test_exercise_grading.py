@@ -82,7 +82,7 @@ def test_every_submission_gets_a_row_with_exact_points(graded):
     assert rows["a-solution-seed3.ipynb"].seed == 3 and rows["i-answers-seed7.json"].seed == 7
     # what went wrong in a notebook is said once, in its own words, and costs only what depends on it
     assert rows["e-loops-forever.ipynb"].errors == ("cell 5 took longer than 4 s and was interrupted",)
-    assert rows["f-10gb.ipynb"].errors == ("MemoryError in cell 5, line 1",)
+    assert rows["f-10gb.ipynb"].errors == ("MemoryError in cell 5, line 1: out of memory",)
     assert rows["a-solution-seed3.ipynb"].errors == () and rows["b-untouched.ipynb"].errors == ()
 
 

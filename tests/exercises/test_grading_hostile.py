@@ -137,8 +137,17 @@ _spawn()
 
 
 KILL_EVERYTHING = """import os, signal
-_killed = [os.kill(int(pid), signal.SIGKILL) for pid in os.listdir('/proc')
-           if pid.isdigit() and int(pid) != os.getpid()]
+def _kill_all():
+    killed = 0
+    for pid in os.listdir('/proc'):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+                killed += 1
+            except OSError:
+                pass
+    return killed
+_killed = _kill_all()
 """
 
 
@@ -238,6 +247,17 @@ def each_run(request, graded, graded_basic):
     return graded if request.param == "auto" else graded_basic
 
 
+def _observed(out: Path, name: str) -> str | None:
+    """What a hostile notebook wrote to the test's folder: nothing where the box has a file system of its own
+    (it cannot see the folder at all), so there only what the gradebook shows is checked."""
+    path = out / name
+    sealed = detect_isolation().files and out.name.startswith("out") and not out.name.startswith("out-basic")
+    if sealed:
+        assert not path.exists(), f"{name}: a box with a file system of its own wrote outside its folder"
+        return None
+    return path.read_text()
+
+
 def test_the_command_ends_well_and_says_which_layers_it_used(graded, graded_basic):
     for (done, _, _), layers in ((graded, "namespaces (unshare)"), (graded_basic, "without namespaces")):
         assert done.returncode == 0, done.stderr[-2000:]
@@ -250,7 +270,7 @@ def test_forged_output_gives_the_untouched_notebook_its_zero(each_run):
     rows = _rows(out)
     for name in {"forge-json-dumps.ipynb", "forge-print.ipynb"} & set(rows):
         assert rows[name]["status"] == "graded" and rows[name]["total"] == "0", rows[name]
-        assert all(p.startswith("NotImplementedError: complete ndcg()") for p in _problems(rows[name])), rows[name]
+        assert all(p.startswith("NotImplementedError: the function is not written yet") for p in _problems(rows[name]))
     forged = rows["forge-result-json-kill-parent.ipynb"]
     assert forged["status"] == "graded" and forged["total"] == "0" and set(_points(forged)) == {"0"}
     assert "the evaluation did not finish" in forged["notebook errors"]  # it killed its own evaluation, nothing else
@@ -258,19 +278,22 @@ def test_forged_output_gives_the_untouched_notebook_its_zero(each_run):
 
 def test_the_graders_environment_reaches_no_output(each_run):
     done, _, out = each_run
-    leak = (out / "leak.txt").read_text()
-    assert "readable, own box seen: True" in leak  # the probe ran, and could read its own box's environment
-    outputs = [leak, done.stdout, done.stderr, (out / "gradebook.csv").read_text()]
+    leak = _observed(out, "leak.txt")
+    if leak is not None:
+        assert "readable, own box seen: True" in leak  # the probe ran, and could read its own box's environment
+    outputs = [leak or "", done.stdout, done.stderr, (out / "gradebook.csv").read_text()]
     outputs += [path.read_text() for path in (out / "feedback").iterdir()]
     assert not any(MARKER in text for text in outputs)
     row = _rows(out)["environ.ipynb"]
-    assert row["total"] == "0" and all(p.startswith("RuntimeError: ") for p in _problems(row))
+    assert row["total"] == "0" and all(p.startswith("RuntimeError (cell 14, line ") for p in _problems(row)), row
 
 
 def test_a_detached_process_is_gone_before_the_gradebook_is_written(each_run):
     _, ended, out = each_run
-    stamps = [float(line) for line in (out / "daemon.txt").read_text().split()]
-    assert stamps and max(stamps) < ended  # it ran, and nothing of it outlived the grade command
+    daemon = _observed(out, "daemon.txt")
+    if daemon is not None:  # (with a file system of its own: test_grading_sandbox.py shows the kill)
+        stamps = [float(line) for line in daemon.split()]
+        assert stamps and max(stamps) < ended  # it ran, and nothing of it outlived the grade command
     rows = _rows(out)
     assert "forged.ipynb" not in rows and rows["detached.ipynb"]["total"] == "6"
 
@@ -279,8 +302,9 @@ def test_many_children_are_bounded_by_the_process_limit(each_run):
     _, _, out = each_run
     if not (out / "gradebook.csv").read_text().count("many-children.ipynb"):
         pytest.skip("as root, only a cgroup limits processes (the kernel exempts uid 0 from RLIMIT_NPROC)")
-    count = int((out / "children.txt").read_text())
-    assert 0 < count <= PROCESSES
+    count = _observed(out, "children.txt")
+    if count is not None:  # (with a file system of its own: test_grading_sandbox.py shows the task limit)
+        assert 0 < int(count) <= PROCESSES
     assert _rows(out)["many-children.ipynb"]["total"] == "6"
 
 

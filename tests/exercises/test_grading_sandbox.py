@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,9 @@ from irlab.exercises.sandbox import BASIC, TIMED_OUT, BoxLimits, Isolation, dete
 
 HERE = detect_isolation()
 LAYERS = [pytest.param(BASIC, id="basic"), pytest.param(HERE, id="this-machine")]
+needs_files = pytest.mark.skipif(not HERE.files, reason="a box cannot have a file system of its own here")
+SHARED_FILES = [pytest.param(BASIC, id="basic"), pytest.param(replace(HERE, files=False), id="this-machine-shared-files")]
+"""Where a process in the box can write a file the test reads (a box with a file system of its own cannot)."""
 needs_namespaces = pytest.mark.skipif(not HERE.namespaces, reason="unshare is not available here")
 needs_cgroup = pytest.mark.skipif(not HERE.cgroup, reason="no writable cgroup (memory and pids) here")
 
@@ -42,7 +46,7 @@ print(json.dumps({"env": sorted(os.environ), "caps": [status['CapEff'], status['
     assert not Path(seen["cwd"]).exists()  # removed with the box
 
 
-@pytest.mark.parametrize("isolation", LAYERS)
+@pytest.mark.parametrize("isolation", SHARED_FILES)
 def test_a_detached_process_is_killed_before_the_box_returns(isolation, tmp_path):
     marker = tmp_path / "alive.txt"
     daemon = (f"import os, time\nif os.fork(): os._exit(0)\nos.setsid()\nif os.fork(): os._exit(0)\n"
@@ -132,7 +136,8 @@ def test_one_memory_limit_for_all_the_boxes_processes(tmp_path):
     # late (gVisor counts a moment after the pages are touched), the one it kills never says it
     hog = f"import time\nb = b'x' * (300 * 2**20)\ntime.sleep(2)\nopen({str(done)!r}, 'a').write('done\\n')"
     _, run = _python(f"import subprocess, sys\nprocs = [subprocess.Popen([sys.executable, '-c', {hog!r}]) "
-                     "for _ in range(3)]\nfor p in procs:\n    p.wait()\nprint('{}')", HERE, memory_mb=700)
+                     "for _ in range(3)]\nfor p in procs:\n    p.wait()\nprint('{}')", replace(HERE, files=False),
+                     memory_mb=700)
     finished = done.read_text().count("done") if done.exists() else 0
     assert finished < 3 and run.oom_kills >= 1
     assert run.peak_memory_mb is not None and run.peak_memory_mb <= 700
@@ -159,4 +164,58 @@ def test_detection_says_what_this_machine_allows():
     text = HERE.describe()
     assert text.startswith("process group, subreaper, empty environment")
     assert ("namespaces (unshare)" in text) == HERE.namespaces and ("cgroup v" in text) == bool(HERE.cgroup)
-    assert "without namespaces or cgroup" in BASIC.describe()
+    assert ("a read-only file system of its own" in text) == HERE.files
+    assert "without namespaces, a file system of its own or a cgroup" in BASIC.describe()
+    assert "WITHOUT A FILE SYSTEM OF ITS OWN a submission reads and writes every file" in BASIC.describe()
+
+
+FILES_PROBE = """import ctypes, json, os, sys
+seen = {"uid": os.getuid(), "root": sorted(os.listdir("/")), "dev": sorted(os.listdir("/dev")),
+        "tmp": os.listdir("/tmp"), "cwd": os.getcwd()}
+def attempt(name, action):
+    try:
+        action()
+        seen[name] = "done"
+    except OSError as error:
+        seen[name] = type(error).__name__
+def write(path):
+    with open(path, "a") as handle:
+        handle.write("")
+attempt("read the grader's file", lambda: open(sys.argv[1]).read())
+attempt("write the grader's file", lambda: write(sys.argv[1]))
+attempt("write Python's library", lambda: write(os.path.join(sys.argv[2], "irlab-probe.pth")))
+attempt("write /etc/passwd", lambda: write("/etc/passwd"))
+attempt("write a kernel setting", lambda: write("/proc/sys/vm/swappiness"))
+attempt("read PID 1's environment", lambda: open("/proc/1/environ").read())
+attempt("write its own folder", lambda: write("own.txt"))
+attempt("write /tmp", lambda: write("/tmp/own.txt"))
+attempt("write /dev/shm", lambda: write("/dev/shm/own.txt"))
+attempt("symlink to the grader's file", lambda: (os.symlink(sys.argv[1], "link"), open("link").read()))
+libc = ctypes.CDLL(None, use_errno=True)
+seen["remount /usr writable"] = libc.mount(None, b"/usr", None, 32 | 4096, None)  # MS_REMOUNT | MS_BIND
+seen["disk"] = os.statvfs("/tmp").f_blocks * os.statvfs("/tmp").f_frsize // 2**20
+print(json.dumps(seen))
+"""
+
+
+@needs_files
+def test_a_box_with_a_file_system_of_its_own_writes_only_its_folder(tmp_path):
+    grader_file = tmp_path / "gradebook.csv"
+    grader_file.write_text("secret grades\n")
+    site = next(path for path in sys.path if path.endswith("site-packages"))
+    run = run_in_box([sys.executable, "-I", "-c", FILES_PROBE, str(grader_file), site], b"",
+                     BoxLimits(wall_seconds=20, disk_mb=64), HERE)
+    seen = json.loads(run.stdout.decode().strip().splitlines()[-1])
+    assert seen["read the grader's file"] == seen["write the grader's file"] == "FileNotFoundError"
+    assert seen["symlink to the grader's file"] == "FileNotFoundError"
+    for refused in ("write Python's library", "write /etc/passwd", "write a kernel setting"):
+        assert seen[refused] in ("PermissionError", "OSError"), (refused, seen[refused])  # EACCES or EROFS
+    assert seen["read PID 1's environment"] == "PermissionError"
+    assert seen["write its own folder"] == seen["write /tmp"] == seen["write /dev/shm"] == "done"
+    assert seen["remount /usr writable"] == -1
+    assert seen["tmp"] == [Path(seen["cwd"]).name] and seen["disk"] == 64
+    assert set(seen["dev"]) == {"null", "zero", "full", "random", "urandom", "fd", "stdin", "stdout", "stderr", "shm"}
+    assert "home" not in seen["root"] or os.path.expanduser("~").startswith(sys.prefix)
+    assert grader_file.read_text() == "secret grades\n"
+    if os.geteuid() == 0:
+        assert seen["uid"] == 65534  # nobody: owns no file of this machine
