@@ -3,8 +3,9 @@ r"""A results table (:mod:`irlab.runs.table`) as text, Markdown, LaTeX, CSV and 
 Every format shows the same numbers: means to 4 decimals, the 95% interval, markers ▲/▼ with the
 letter of the run compared with (in LaTeX, :math:`\blacktriangle`/:math:`\blacktriangledown` as
 superscripts), the best mean of each measure in bold (text has no bold: a ``*`` after it). Run and
-measure names come from users, so each format escapes them: Markdown backslash-escapes every
-ASCII punctuation character (nothing in a name becomes a link, HTML or emphasis), LaTeX escapes
+measure names come from users, so each format escapes them: Markdown backslash-escapes only the
+characters Markdown would read as markup (``P@10`` and ``results.test`` stay as they are; nothing
+in a name becomes a link, HTML, emphasis, math or a table column), LaTeX escapes
 its ten special characters (and ``< > |``, which its default fonts print as other glyphs), CSV
 puts ``'`` before a text cell a spreadsheet would run as a formula (``= + - @``, tab, carriage
 return), and control characters become spaces everywhere.
@@ -50,12 +51,31 @@ def plain_text(name: str) -> str:
 
 
 def markdown_text(name: str) -> str:
-    """A name as Markdown that shows exactly the name: every ASCII punctuation character backslash-escaped.
+    r"""A name as Markdown that shows exactly the name, escaping only what Markdown would read as markup.
 
-    >>> markdown_text("[click](http://x) <b>*a*|b</b>")
-    '\\\\[click\\\\]\\\\(http\\\\:\\\\/\\\\/x\\\\) \\\\<b\\\\>\\\\*a\\\\*\\\\|b\\\\<\\\\/b\\\\>'
+    Escaped with a backslash: ``\ ` * _ [ ] < | ~ $`` everywhere (emphasis, code, links and images,
+    HTML and autolinks, table columns, strikethrough, GitHub's math); ``&`` before an entity
+    (``&amp;``); the ``:`` of ``scheme://``, the ``.`` of ``www.`` and the ``@`` of an e-mail address
+    (GitHub turns those into links by themselves); and a start that would make a block (``# x``,
+    ``>``, ``- x``, ``1. x``, ``---``). Everything else stays as typed, so a measure reads ``P@10``
+    and a run ``results.test`` in the Markdown text too.
+
+    >>> markdown_text("P@10"), markdown_text("results.test"), markdown_text("my_run")
+    ('P@10', 'results.test', 'my\\_run')
+    >>> print(markdown_text("[click](http://x) <b>*a*|b</b> &amp; 1 $x$"))
+    \[click\](http\://x) \<b>\*a\*\|b\</b> \&amp; 1 \$x\$
+    >>> print(markdown_text("# run@lab.org, www.lab.org"), markdown_text("1. first"), markdown_text("- x"),
+    ...       markdown_text("-x 1.5"))
+    \# run\@lab.org, www\.lab.org 1\. first \- x -x 1.5
     """
-    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", plain_text(name))
+    text = _MARKUP.sub(r"\\\g<0>", plain_text(name))
+    return _BLOCK_START.sub(lambda m: m.group()[:-1] + "\\" + m.group()[-1], text, count=1)
+
+
+_MARKUP = re.compile(r"[\\`*_\[\]<|~$]|&(?=#?\w+;)|(?<=[A-Za-z])[:](?=//)|(?<=\bwww)\.|(?<=[\w.+-])@(?=[\w-]+\.\w)")
+"""The characters of a name Markdown (CommonMark with GitHub's tables, strikethrough, math and autolinks) reads."""
+_BLOCK_START = re.compile(r"^\s*(?:>|[#+-](?=\s|$)|\d+[.)](?=\s|$)|(?=[-=]+\s*$)[-=])")
+"""A first character that would make the line a heading, quote, list or setext underline."""
 
 
 def latex_text(name: str) -> str:

@@ -139,6 +139,17 @@ def test_markdown_renders_as_a_table_that_shows_names_as_text():
     assert "Runs have letters" in MarkdownIt("commonmark").render(legend)
 
 
+def test_markdown_escapes_only_what_markdown_reads():
+    """Issue 37: the raw Markdown read "P\\@10" and "results\\.test"; it should read as typed."""
+    values = collection(4, names=("results.test", "bm25+rm3 (k=10)", "run_2"))
+    table = results_table({run: {"P@10": v["AP"]} for run, v in values.items()}, TOPICS)
+    markdown = table_markdown(table, legend=True)
+    assert "| P@10 |" in markdown and "| results.test |" in markdown and "| bm25+rm3 (k=10) |" in markdown
+    assert "run\\_2" in markdown and "\\@" not in markdown and "\\." not in markdown
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    assert ">P@10</th>" in html and "<td>results.test</td>" in html and "<td>run_2</td>" in html
+
+
 def test_latex_is_a_booktabs_tabular_with_escaped_names_bold_best_and_superscript_markers():
     table = hostile_table()
     latex = table_latex(table)

@@ -128,5 +128,5 @@ def test_three_runs_results_table_markers_and_exports(app_page, tmp_path):
     latex = download("LaTeX")
     assert latex == table_latex(table) and r"\begin{tabular}" in latex and r"\blacktriangle" in latex
     markdown = download("Markdown")
-    assert markdown.startswith(table_markdown(table)) and "good\\.txt" in markdown and "▲a" in markdown
+    assert markdown.startswith(table_markdown(table)) and "good.txt" in markdown and "▲a" in markdown
     assert not app_page.errors, app_page.errors
