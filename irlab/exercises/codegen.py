@@ -11,7 +11,7 @@ Every function takes ``ranking`` (document ids, best first) and ``ground_truth``
 (``{document id: grade}``, unlisted documents have grade 0); measures with a cutoff take ``k``
 (``None`` means the whole ranking where the cutoff is optional).
 
->>> from irlab.metrics.registry import parse_measure
+>>> from irlab.metrics.measure_names import parse_measure
 >>> f = measure_function(parse_measure("P@5"), "precision")
 >>> print(f.signature)
 def precision(ranking: List, ground_truth: Dict, k: int) -> float:
@@ -64,7 +64,7 @@ class MeasureFunction:
 def function_key(measure: Measure) -> str:
     """The measure without its cutoff: questions with the same key share one function.
 
-    >>> from irlab.metrics.registry import parse_measure
+    >>> from irlab.metrics.measure_names import parse_measure
     >>> function_key(parse_measure("nDCG(discount='jk')@5")) == function_key(parse_measure("nDCG(discount='jk')@10"))
     True
     """
@@ -77,7 +77,7 @@ def function_names(measures: Iterable[Measure]) -> dict[str, str]:
     A family asked with one set of parameters gets its plain name (``ndcg``); several get a
     suffix naming what differs (``ndcg_exponential_gain``, ``ap_rel2``...).
 
-    >>> from irlab.metrics.registry import parse_measure
+    >>> from irlab.metrics.measure_names import parse_measure
     >>> function_names([parse_measure("nDCG@5"), parse_measure("nDCG(gain='exponential')@5"), parse_measure("RR")])
     {'nDCG': 'ndcg', "nDCG(gain='exponential')": 'ndcg_exponential_gain', 'RR': 'reciprocal_rank'}
     """

@@ -32,7 +32,7 @@ from typing import Any
 from irlab.errors import ValidationError
 from irlab.exercises import MEAN, SCHEMA_VERSION, Exercise, exercise_to_dict  # noqa: F401 (MEAN: doctests)
 from irlab.exercises.format import build_exercise, check_shape
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 
 Draft = dict[str, Any]
 

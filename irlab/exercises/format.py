@@ -72,7 +72,8 @@ from irlab.exercises.model import (
 )
 from irlab.exercises.schema import MAX_DEPTH
 from irlab.exercises.schema_check import brief, nesting_depth, shape_problems, too_deep_message
-from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import FAMILIES, TEACHING_ORDER
 
 MAX_FILE_BYTES = 256 * 1024
 """Exercise files above this size are refused before parsing (256 KB)."""

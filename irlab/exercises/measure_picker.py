@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from irlab.metrics.conventions import CONVENTIONS
-from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, Measure, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, Measure
 
 FAMILY_LABELS = {name: FAMILIES[name].label for name in TEACHING_ORDER}
 """The measure families the picker offers (the walkthrough's, which exercises support), in the order shown."""

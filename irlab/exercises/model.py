@@ -22,7 +22,8 @@ from typing import Generic, TypeVar
 
 from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
-from irlab.metrics.registry import Measure, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import Measure
 
 SCHEMA_VERSION = 1
 """The exercise format version this code reads and writes."""

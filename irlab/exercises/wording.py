@@ -24,7 +24,8 @@ from typing import Any
 
 from irlab.exercises.model import Exercise, Question
 from irlab.metrics.conventions import variant
-from irlab.metrics.registry import FAMILIES, REL, Family, Measure, Param, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import FAMILIES, REL, Family, Measure, Param
 
 
 def _name(family: Family, cutoff: int | float | None) -> str:

@@ -502,19 +502,3 @@ def with_relevance_level(measures: Iterable[Measure], level: int) -> list[Measur
     return [m if m.relevance_level is not None or not m.definition.binary else replace(m, relevance_level=level)
             for m in measures]
 
-
-_PARSERS = ("parse_measure", "parse_trec_measures", "trec_measure_set", "valid_measures")
-"""The name parsers, which moved to :mod:`irlab.metrics.measure_names`."""
-
-
-def __getattr__(name: str) -> Any:
-    """``from irlab.metrics.registry import parse_measure`` keeps working (PEP 562).
-
-    The parsers import this table, so the registry cannot import them at its top: they are
-    looked up on first use instead. New code imports them from :mod:`irlab.metrics.measure_names`.
-    """
-    if name in _PARSERS:
-        from irlab.metrics import measure_names
-
-        return getattr(measure_names, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,7 +30,8 @@ from irlab.errors import ValidationError
 from irlab.exercises.answers import parse_answer
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
-from irlab.metrics.registry import FAMILIES, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import FAMILIES
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CATS_IN_BOXES, WHITE_CAT_IN_A_BOX
 
 

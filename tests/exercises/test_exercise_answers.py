@@ -6,7 +6,7 @@ import pytest
 
 from irlab.errors import ValidationError
 from irlab.exercises import answer_key, check_answer, explain_question, parse_answer
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 
 NDCG_GOLDEN = {"ndcg5-q1": 0.7992, "ndcg10-q1": 0.7992, "ndcg5-q2": 0.5493, "ndcg10-q2": 0.7055,
                "ndcg5-q3": 0.908, "ndcg10-q3": 0.9486}

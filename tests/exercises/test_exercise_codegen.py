@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from irlab.exercises import answer_key, exercise_from_dict, exercise_notebook
 from irlab.exercises.codegen import function_key, function_names
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 
 MEASURES = [
     "P@3", "P(denominator='retrieved')@3", "P(rel=2)@4", "R@3", "R(denominator='min-k-r')@2", "RR", "RR@2",

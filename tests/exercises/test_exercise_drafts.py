@@ -54,7 +54,8 @@ from irlab.exercises.sharing import (
     variant_seeds,
     with_seed,
 )
-from irlab.metrics.registry import TEACHING_ORDER, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import TEACHING_ORDER
 
 NDCG = builtin_exercise("ndcg-exercise")
 CATS = builtin_exercise("cats-in-boxes")

@@ -14,7 +14,8 @@ from irlab.exercises.questions import describe_question
 from irlab.exercises.wording import measure_words, question_wording
 from irlab.exercises.worksheet import answer_key_markdown, worksheet_html, worksheet_markdown
 from irlab.metrics import conventions
-from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, Measure, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, Measure
 
 NDCG = builtin_exercise("ndcg-exercise")
 CATS = builtin_exercise("cats-in-boxes")

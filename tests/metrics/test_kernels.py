@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irlab.metrics.registry import FAMILIES, Measure, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import FAMILIES, Measure
 from irlab.runs.evaluate import qrels_from_mapping, run_from_mapping
 from irlab.runs.judge import judge
 

@@ -6,7 +6,7 @@ import pytest
 
 import irlab
 from irlab.errors import ValidationError
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 from irlab.runs.trec import read_qrels_text, read_run_text
 
 

@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import irlab
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 from irlab.runs.evaluate import evaluate_tables, qrels_from_mapping, run_from_mapping
 
 pytrec_eval = pytest.importorskip("pytrec_eval")

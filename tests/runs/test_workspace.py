@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from irlab.errors import ValidationError
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 from irlab.runs.evaluate import evaluate_tables
 from irlab.runs.trec import parse_qrels, parse_run
 from irlab.runs.workspace import MAX_CACHED, MAX_JOINS, Options, Workspace, measure_at, read_upload

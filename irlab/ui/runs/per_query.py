@@ -7,8 +7,10 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from irlab.metrics.registry import Measure, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import Measure
 from irlab.runs.linkstate import RunsView
+from irlab.runs.trec import TIE_RULE, tied
 from irlab.runs.workspace import (
     MAX_RANK_ROWS,
     QUERIES_PER_PAGE,
@@ -159,7 +161,8 @@ def uses_ideal_ranking(measure: Measure) -> bool:
     """Whether ``measure`` divides by the score of an ideal ranking (IDCG): the registry says so by the
     family's ``ideal`` parameter (nDCG, IDCG), which chooses what that ranking sorts.
 
-    >>> from irlab.metrics.registry import Measure, parse_measure
+    >>> from irlab.metrics.measure_names import parse_measure
+    >>> from irlab.metrics.registry import Measure
     >>> uses_ideal_ranking(parse_measure("nDCG@10")), uses_ideal_ranking(parse_measure("AP"))
     (True, False)
     """

@@ -7,7 +7,8 @@ import weakref
 import streamlit as st
 
 from irlab.errors import ValidationError
-from irlab.metrics.registry import families_for_people, parse_measure
+from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import families_for_people
 from irlab.runs.report import csv_text, trec_text
 from irlab.runs.workspace import DEFAULT_MEASURES, Options, Workspace
 from irlab.ui.kit.markdown import escape_markdown

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from irlab.errors import ValidationError
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 from irlab.runs.linkstate import parse_link
 from irlab.runs.workspace import DEFAULT_MEASURES
 
@@ -84,6 +84,11 @@ def value_text(value) -> str:
     if isinstance(value, float):
         return "—" if math.isnan(value) else f"{value:.4f}"
     return str(value)
+
+
+def score_text(score: float) -> str:
+    """A run's score as the shortest text that reads back as the same number: two scores that look equal are."""
+    return "—" if math.isnan(score) else repr(float(score))
 
 
 def signed(value: float, digits: int = 4) -> str:

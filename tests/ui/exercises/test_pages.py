@@ -22,7 +22,7 @@ from irlab.exercises import (
     parse_exercise,
 )
 from irlab.exercises.drafts import blank_draft
-from irlab.metrics.registry import parse_measure
+from irlab.metrics.measure_names import parse_measure
 from irlab.ui.exercises.state import DRAFT, REVISION, UPLOAD_ERROR, VALID
 from irlab.walkthrough.quiz import make_question
 
