@@ -11,7 +11,8 @@ Commands (EXERCISE is a file path or ``builtin:NAME``, NAME one of the shipped e
     python -m irlab exercise link EXERCISE
     python -m irlab exercise roster EXERCISE --students IDS (--secret-file F | --secret-env NAME) -o DIR
     python -m irlab exercise grade EXERCISE SUBMISSION... [-o gradebook.csv] [--roster CSV] [--feedback DIR]
-                                  [--jobs N] [--timeout S] [--cell-timeout S] [--call-timeout S] [--memory MB]
+                                  [--secret-file F | --secret-env NAME] [--jobs N] [--timeout S]
+                                  [--cell-timeout S] [--call-timeout S] [--memory MB]
     python -m irlab exercise schema
 
 ``validate`` lists every problem of a file's shape at once (one ``error:`` line each, with the field
@@ -130,9 +131,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     grade = actions.add_parser(
         "grade", help="grade completed notebooks and answers files; write a gradebook and print a class summary",
         description="Grade a class: each notebook runs in boxes of its own (time, memory and process limits, a "
-                    "temporary folder, an empty environment, namespaces and a cgroup where the machine allows; "
-                    "docs/grading.md says what each protects against and what not), each against the student's "
-                    "own variant (the seed is read from the submission, or from the roster).")
+                    "temporary folder, an empty environment, namespaces, a read-only file system of its own and a "
+                    "cgroup where the machine allows; docs/grading.md says what each protects against and what "
+                    "not), each against the student's own variant (the seed is read from the submission, or "
+                    "from the roster or the class secret).")
     grade.add_argument("exercise", metavar="EXERCISE", help=_EXERCISE_HELP)
     grade.add_argument("submissions", nargs="+", metavar="SUBMISSION",
                        help="completed .ipynb notebooks, answers files (.json) from the Practise page, or folders")
@@ -140,6 +142,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     grade.add_argument("--roster", metavar="CSV",
                        help="a roster (student,seed) from 'irlab exercise roster': each submission is graded on its "
                             "student's variant, and a seed, fingerprint or student id that does not match is flagged")
+    grade_secret = grade.add_mutually_exclusive_group()
+    grade_secret.add_argument("--secret-file", metavar="FILE",
+                              help="the class secret 'irlab exercise roster' used: each notebook's signature is "
+                                   "checked and each student graded on their own variant, with or without --roster "
+                                   "(a relabelled, copied or unsigned notebook is flagged)")
+    grade_secret.add_argument("--secret-env", metavar="NAME", help="the environment variable holding the class secret")
     grade.add_argument("--feedback", metavar="DIR", help="write one Markdown feedback file per submission here")
     grade.add_argument("--jobs", type=_between(1, 32), default=1, help="notebooks graded at a time (default 1)")
     grade.add_argument("--timeout", type=_between(5, 3600), default=180,
@@ -304,13 +312,15 @@ def _schema(args: argparse.Namespace) -> int:
 def _roster(args: argparse.Namespace) -> int:
     from irlab.exercises.feedback import write_atomically
     from irlab.exercises.roster import file_stem, make_roster, read_secret, read_students, roster_csv
+    from irlab.exercises.signature import sign_notebook
 
     exercise = load_exercise_source(args.exercise)
     try:
         students = read_students(Path(args.students).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise CliError(f"cannot read the student ids from {args.students}: {error}") from None
-    roster = make_roster(read_secret(file=args.secret_file, variable=args.secret_env), students)
+    secret = read_secret(file=args.secret_file, variable=args.secret_env)
+    roster = make_roster(secret, students)
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
         raise CliError(f"{folder} is a file, not a folder")
@@ -325,7 +335,8 @@ def _roster(args: argparse.Namespace) -> int:
             name, suffix = f"{stem}-{file_stem(student)}-{suffix}", suffix + 1
         used.add(name)
         path = folder / f"{name}{'-solutions' if args.solutions else ''}.ipynb"
-        write_atomically(path, notebook_text(exercise_notebook(variant, solutions=args.solutions, student=student)))
+        notebook = exercise_notebook(variant, solutions=args.solutions, student=student)
+        write_atomically(path, notebook_text(sign_notebook(notebook, secret)))
         print(f"[{number:>{width}}/{len(roster)}] {printable(student)} -> {path}", flush=True)
     write_atomically(folder / "roster.csv", roster_csv(roster))
     write_atomically(folder / f"{stem}-answer-key.csv", answer_key_csv(variants))
@@ -348,7 +359,7 @@ def _grade(args: argparse.Namespace) -> int:
         notebook_grading_problem,
         submission_files,
     )
-    from irlab.exercises.roster import read_roster
+    from irlab.exercises.roster import read_roster, read_secret
     from irlab.exercises.sandbox import BASIC, detect_isolation
 
     exercise = load_exercise_source(args.exercise)
@@ -361,6 +372,9 @@ def _grade(args: argparse.Namespace) -> int:
             roster = read_roster(Path(args.roster).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as error:
             raise CliError(f"cannot read the roster {args.roster}: {error}") from None
+    secret = None
+    if args.secret_file is not None or args.secret_env is not None:
+        secret = read_secret(file=args.secret_file, variable=args.secret_env)  # read before any submission's code runs
     isolation = BASIC if args.sandbox == "basic" else detect_isolation()
     if any(path.suffix == ".ipynb" for path in files):
         if problem := notebook_grading_problem():
@@ -373,7 +387,8 @@ def _grade(args: argparse.Namespace) -> int:
     def progress(done: int, total: int, name: str) -> None:  # name: made printable by grade_all
         print(f"[{done:>{width}}/{total}] {name}", file=sys.stderr, flush=True)
 
-    rows = grade_all(exercise, files, limits, progress, roster=roster, isolation=isolation, jobs=args.jobs)
+    rows = grade_all(exercise, files, limits, progress, roster=roster, isolation=isolation, jobs=args.jobs,
+                     secret=secret)
     book = gradebook_csv(exercise, rows)  # every process of every submission has ended by now
     if args.output in (None, "-"):
         sys.stdout.write(book)

@@ -60,7 +60,7 @@ from irlab.exercises.notebook import (
     grading_preamble,
 )
 from irlab.exercises.printable import printable
-from irlab.exercises.roster import check_student_id, roster_check
+from irlab.exercises.roster import check_student_id, roster_check, student_seed
 from irlab.exercises.sandbox import (
     BoxLimits,
     BoxRun,
@@ -70,6 +70,7 @@ from irlab.exercises.sandbox import (
     protect_grader,
     run_in_box,
 )
+from irlab.exercises.signature import signature_problem
 from irlab.exercises.variants import make_variant
 
 __all__ = ["Limits", "QuestionGrade", "Submission", "answers_file", "class_summary", "grade_all",
@@ -166,13 +167,17 @@ class _Claim:
 
 
 def _claim(exercise: Exercise, seed: object, stamp: object, student: object,
-           roster: Mapping[str, int] | None) -> _Claim:
+           roster: Mapping[str, int] | None, secret: bytes | None = None, signature: object = None,
+           signed: bool = False) -> _Claim:
     """The variant a submission is graded on.
 
-    Without a roster (or for a student it does not list): the variant its seed names, if its
-    fingerprint is that variant's. With a roster: the listed student's own variant, if the
-    fingerprint is that variant's or the one its seed names (a notebook relabelled with another
-    student's seed and fingerprint is graded on its student's variant, and flagged).
+    Without a roster or a secret (or for a student the roster does not list): the variant its seed
+    names, if its fingerprint is that variant's. With a roster, or the class secret (which gives
+    every student's seed, :func:`~irlab.exercises.roster.student_seed`): the student's own variant, if
+    the fingerprint is that variant's or the one its seed names (a notebook relabelled with another
+    student's seed and fingerprint is graded on its student's variant, and flagged). With the secret,
+    a notebook (``signed``) must also carry the signature of what it says
+    (:mod:`irlab.exercises.signature`): a relabelled, copied or unsigned one is flagged.
     """
     flags: list[str] = []
     name = ""
@@ -184,10 +189,21 @@ def _claim(exercise: Exercise, seed: object, stamp: object, student: object,
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
         return _Claim(None, None, f"the seed {printable(repr(seed), 60)} is not a whole number >= 0", name,
                       tuple(flags))
+    if secret is not None and signed:
+        problem = signature_problem(secret, stamp, student, seed, signature)
+        if problem:
+            flags.insert(0, problem)
     claimed = make_variant(exercise, seed) if seed is not None else exercise
     graded_seed = seed
-    if roster is not None:
-        graded_seed, roster_flags = roster_check(roster, name or None, seed)
+    if roster is not None or secret is not None:
+        known = dict(roster or {})
+        if secret is not None and name:
+            derived = student_seed(secret, name)
+            if name in known and known[name] != derived:
+                flags.append(f"the roster says {known[name]} for {name}, the class secret {derived} "
+                             f"(the roster was changed; graded as variant {derived})")
+            known[name] = derived
+        graded_seed, roster_flags = roster_check(known, name or None, seed)
         flags += roster_flags
     variant = claimed if graded_seed == seed else make_variant(exercise, graded_seed)
     if stamp not in (fingerprint(claimed), fingerprint(variant)):
@@ -206,8 +222,8 @@ def _score(variant: Exercise, question_id: str, answer: object, problem: str = "
                          printable(feedback.problem or ""))
 
 
-def grade_answers_file(exercise: Exercise, text: str, name: str, roster: Mapping[str, int] | None = None
-                       ) -> Submission:
+def grade_answers_file(exercise: Exercise, text: str, name: str, roster: Mapping[str, int] | None = None,
+                       secret: bytes | None = None) -> Submission:
     """Grade an answers file (see :func:`answers_file`)."""
     name = printable(name)
     try:
@@ -216,7 +232,7 @@ def grade_answers_file(exercise: Exercise, text: str, name: str, roster: Mapping
         return Submission(name, "answers", None, "not JSON")
     if not isinstance(data, dict) or data.get("format") != ANSWERS_FORMAT:
         return Submission(name, "answers", None, "not an IR Lab answers file")
-    claim = _claim(exercise, data.get("seed"), data.get("exercise"), data.get("student"), roster)
+    claim = _claim(exercise, data.get("seed"), data.get("exercise"), data.get("student"), roster, secret)
     if claim.variant is None:
         return Submission(name, "answers", claim.seed, claim.problem, student=claim.student, flags=claim.flags)
     answers = data.get("answers") if isinstance(data.get("answers"), dict) else {}
@@ -407,7 +423,8 @@ def _defining_cell(cells: list[_Cell], function: str, troubled: Iterable[int]) -
 
 
 def grade_notebook(exercise: Exercise, data: bytes, name: str, limits: Limits = Limits(),
-                   isolation: Isolation | None = None, roster: Mapping[str, int] | None = None) -> Submission:
+                   isolation: Isolation | None = None, roster: Mapping[str, int] | None = None,
+                   secret: bytes | None = None) -> Submission:
     """Run a completed notebook in a box, call its functions in another, and grade the values."""
     isolation = detect_isolation() if isolation is None else isolation
     name = printable(name)
@@ -418,7 +435,8 @@ def grade_notebook(exercise: Exercise, data: bytes, name: str, limits: Limits = 
     stamp = metadata.get("irlab")
     if not isinstance(stamp, dict):
         return Submission(name, "notebook", None, "not an IR Lab exercise notebook (no irlab metadata)")
-    claim = _claim(exercise, stamp.get("seed"), stamp.get("exercise"), stamp.get("student"), roster)
+    claim = _claim(exercise, stamp.get("seed"), stamp.get("exercise"), stamp.get("student"), roster, secret,
+                   stamp.get("signature"), signed=True)
     if claim.variant is None:
         return Submission(name, "notebook", claim.seed, claim.problem, student=claim.student, flags=claim.flags)
     variant = claim.variant
@@ -475,19 +493,20 @@ def notebook_grading_problem() -> str:
 
 
 def grade_submission(exercise: Exercise, name: str, data: bytes | str, limits: Limits = Limits(),
-                     isolation: Isolation | None = None, roster: Mapping[str, int] | None = None) -> Submission:
+                     isolation: Isolation | None = None, roster: Mapping[str, int] | None = None,
+                     secret: bytes | None = None) -> Submission:
     """Grade one submission's content, whatever it holds (never raises for a bad file)."""
     if isinstance(data, str):
         return Submission(printable(name), "?", None, data)  # why it could not be read
     if not data:
         return Submission(printable(name), "?", None, "empty file")
     if name.endswith(".ipynb") or b'"cells"' in data[:4096]:
-        return grade_notebook(exercise, data, name, limits, isolation, roster)
+        return grade_notebook(exercise, data, name, limits, isolation, roster, secret)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return Submission(printable(name), "?", None, "not text")
-    return grade_answers_file(exercise, text, name, roster)
+    return grade_answers_file(exercise, text, name, roster, secret)
 
 
 def _read(path: Path) -> bytes | str:
@@ -504,14 +523,14 @@ def _read(path: Path) -> bytes | str:
 
 
 def grade_file(exercise: Exercise, path: Path, limits: Limits = Limits(), isolation: Isolation | None = None,
-               roster: Mapping[str, int] | None = None) -> Submission:
+               roster: Mapping[str, int] | None = None, secret: bytes | None = None) -> Submission:
     """Grade one submission file (never raises for a bad file)."""
-    return grade_submission(exercise, path.name, _read(path), limits, isolation, roster)
+    return grade_submission(exercise, path.name, _read(path), limits, isolation, roster, secret)
 
 
 def grade_all(exercise: Exercise, paths: Sequence[Path], limits: Limits = Limits(),
               progress: Callable[[int, int, str], None] | None = None, *, roster: Mapping[str, int] | None = None,
-              isolation: Isolation | None = None, jobs: int = 1) -> list[Submission]:
+              isolation: Isolation | None = None, jobs: int = 1, secret: bytes | None = None) -> list[Submission]:
     """Grade every submission; rows in the order of ``paths``, ``progress(done, total, name)`` after each.
 
     Every file is read before any code runs (a submission cannot change another one on disk), and
@@ -530,14 +549,14 @@ def grade_all(exercise: Exercise, paths: Sequence[Path], limits: Limits = Limits
         check_workers()  # the scripts every box runs: read and checked before any submission's code runs
     rows: list[Submission | None] = [None] * len(contents)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(grade_submission, exercise, name, data, limits, isolation, roster): index
+        futures = {pool.submit(grade_submission, exercise, name, data, limits, isolation, roster, secret): index
                    for index, (name, data) in enumerate(contents)}
         for done, future in enumerate(as_completed(futures), start=1):
             index = futures[future]
             rows[index] = future.result()
             if progress:
                 progress(done, len(contents), printable(contents[index][0]))
-    return _flag_duplicates([row for row in rows if row is not None], roster is not None)
+    return _flag_duplicates([row for row in rows if row is not None], roster is not None or secret is not None)
 
 
 def _flag_duplicates(rows: list[Submission], by_seed: bool) -> list[Submission]:

@@ -19,7 +19,8 @@ from irlab.exercises.sandbox import BASIC, TIMED_OUT, BoxLimits, Isolation, dete
 HERE = detect_isolation()
 LAYERS = [pytest.param(BASIC, id="basic"), pytest.param(HERE, id="this-machine")]
 needs_files = pytest.mark.skipif(not HERE.files, reason="a box cannot have a file system of its own here")
-SHARED_FILES = [pytest.param(BASIC, id="basic"), pytest.param(replace(HERE, files=False), id="this-machine-shared-files")]
+SHARED_FILES = [pytest.param(BASIC, id="basic"),
+                pytest.param(replace(HERE, files=False), id="this-machine-shared-files")]
 """Where a process in the box can write a file the test reads (a box with a file system of its own cannot)."""
 needs_namespaces = pytest.mark.skipif(not HERE.namespaces, reason="unshare is not available here")
 needs_cgroup = pytest.mark.skipif(not HERE.cgroup, reason="no writable cgroup (memory and pids) here")
