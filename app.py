@@ -8,9 +8,11 @@ exactly as ``streamlit run streamlit_app.py`` would serve the pages alone, with 
 import streamlit as st
 from starlette.middleware import Middleware
 
+from irlab.sharedtask.api import routes as task_routes
 from irlab.ui.shell.backend_url import BackendBaseUrl
 from irlab.ui.shell.pages import SECTIONS
 
 # Every page document says where the server is, so a page opened by its link skips Streamlit's base-path probe
 PAGES = [page.url_path for pages in SECTIONS.values() for page in pages]
-app = st.App("streamlit_app.py", middleware=[Middleware(BackendBaseUrl, pages=PAGES)])
+# /api/tasks/...: a student's command line submits runs to a shared task (irlab/sharedtask/api.py)
+app = st.App("streamlit_app.py", routes=task_routes(), middleware=[Middleware(BackendBaseUrl, pages=PAGES)])

@@ -24,7 +24,7 @@ EXIT_INTERNAL = 3
 """Exit status when IR Lab itself fails (bad input is 2)."""
 
 COMMANDS = {"evaluate": "irlab.cli.evaluate", "compare": "irlab.cli.compare", "doctor": "irlab.cli.doctor",
-            "exercise": "irlab.cli.exercise"}
+            "exercise": "irlab.cli.exercise", "task": "irlab.cli.task"}
 """Command name -> the module that implements it, in the order ``--help`` lists them."""
 
 EPILOG = """\
@@ -35,6 +35,7 @@ examples:
   python -m irlab doctor qrels.txt run.txt              (the classic mistakes, before any score)
   python -m irlab exercise validate course/week3.json
   python -m irlab exercise --help
+  python -m irlab task --help                           (a class's shared task: hidden qrels, a leaderboard)
 """
 
 
