@@ -54,6 +54,23 @@ MB = 1_000_000
 MAX_FILE_BYTES = 1_000 * MB
 """The largest qrels or run file read (1 GiB, after decompression): about 25 million run lines."""
 
+TIE_RULE = ("Ranked as trec_eval ranks a run: by score, highest first; documents with equal scores by "
+            "document id, the later id in byte order first (Z before A, 9 before 1). The rank column of the "
+            "file is ignored, so the file's rank 1 need not be rank 1 here.")
+"""trec_eval's ranking rule in words (the runs page says it beside a run's scores)."""
+
+
+def tied(scores: Sequence[float]) -> list[bool]:
+    """Per score of a ranking, whether a neighbour has the same score (trec_eval then orders them by id).
+
+    >>> tied([3.0, 2.5, 2.5, 1.0, 1.0, 0.5])
+    [False, True, True, True, True, False]
+    """
+    values = list(scores)
+    return [(i > 0 and values[i - 1] == v) or (i + 1 < len(values) and values[i + 1] == v)
+            for i, v in enumerate(values)]
+
+
 _RUN_FIELDS = "query Q0 doc rank score tag"
 _QRELS_FIELDS = "query iteration doc grade"
 

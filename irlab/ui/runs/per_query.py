@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
@@ -17,6 +17,7 @@ from irlab.runs.workspace import (
     Options,
     QueryPage,
     QueryView,
+    RankedDoc,
     Workspace,
     measure_at,
     page_of,
@@ -26,7 +27,7 @@ from irlab.ui.components.pictures import DOCUMENT, picture_url
 from irlab.ui.components.tiles import latest_change, ranking_tiles
 from irlab.ui.kit import formulas
 from irlab.ui.kit.markdown import escape_markdown, markdown_table
-from irlab.ui.runs.widgets import KEY, choose, from_link, measure_help, value_text
+from irlab.ui.runs.widgets import KEY, choose, from_link, measure_help, score_text, value_text
 
 MAX_TILES = 20
 """Documents shown as tiles at most (K + 5, or 10 without K; the rank-by-rank table goes further)."""
@@ -211,7 +212,19 @@ def _tiles(workspace: Workspace, view: QueryView, options: Options, top_grade: i
     else:
         st.caption("Drag a tile (or focus it and press Shift+Arrow) to see what the measure would be with another "
                    "order; **Reset** restores the run's.")
+    _scores(shown, mode, top_grade)
     return what_if
+
+
+def _scores(shown: Sequence[RankedDoc], mode: str, top_grade: int) -> None:
+    """The run's score of each tile and trec_eval's tie rule: why the file's rank 1 need not be the page's."""
+    ties = tied([d.score for d in shown])
+    st.caption(TIE_RULE)
+    some_tied = ": some are tied, so their ids order them" if any(ties) else ""
+    with st.expander(f"The run's scores of these {len(shown)}{some_tied}", expanded=any(ties)):
+        st.markdown(markdown_table(["rank", "document", "score", "grade"],
+                                   [[str(d.rank), d.doc, score_text(d.score) + (" (tied)" if tie else ""),
+                                     _grade_text(d.grade, mode, top_grade)] for d, tie in zip(shown, ties)]))
 
 
 def _grade_text(grade: int | None, mode: str, top: int) -> str:

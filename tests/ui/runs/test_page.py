@@ -69,6 +69,23 @@ def test_query_view_value_equals_the_per_query_value(open_page):
         [frame["b.txt"][i] - frame["a.txt"][i] for i in range(3)])
 
 
+def test_the_tiles_come_with_the_runs_scores_and_the_tie_rule(open_page):
+    """Issue 37: the file's rank 1 was not the page's, with no score and no word on trec_eval's tie rule."""
+    tied = "q1 Q0 a 1 2.5 T\nq1 Q0 c 2 2.5 T\nq1 Q0 z 3 2.5 T\nq1 Q0 b 4 0.125 T\nq2 Q0 d 1 1 T\nq3 Q0 f 1 1 T\n"
+    at = _upload(open_page("runs"), QRELS, [("tied.txt", tied)])
+    at.session_state[TAB] = "Per query"
+    at.run()
+    at.selectbox(key="irlab.runs.w.query").set_value("q1").run()
+    assert any("by score, highest first; documents with equal scores by document id" in c.value for c in at.caption)
+    scores = next(e for e in at.expander if "scores of these 4" in e.label)
+    assert "some are tied" in scores.label
+    table = scores.markdown[0].value
+    rows = [line.replace("\\", "").split(" | ") for line in table.splitlines()[2:]]  # as shown: escapes gone
+    # the file ranks a, c, z first; trec_eval: equal scores by id, the later id first: z, c, a
+    assert [row[1] for row in rows] == ["z", "c", "a", "b"]
+    assert [row[2] for row in rows] == ["2.5 (tied)"] * 3 + ["0.125"]
+
+
 def test_changing_k_changes_the_measure(open_page):
     at = open_page("runs", {"run": "bm25", "query": "405", "measure": "nDCG@10", "k": "5"})
     shown = {m.label: m.value for m in at.metric}
