@@ -10,7 +10,7 @@ so any replica serves any student and a restarted replica loses nothing.
 module              what it holds
 ==================  =======================================================================
 ``store``           :class:`~irlab.classroom.store.ClassStore`: start a class, the lecturer's
-                    desk, join, a student's seat again, the cheap version poll, retention
+                    desk, join, a student's seat again, versions and pulses, retention
 ``lecturer``        :class:`~irlab.classroom.lecturer.LecturerDesk`: every lecturer action,
                     each checking the key
 ``student``         :class:`~irlab.classroom.student.StudentSeat`: what a student sees, answering
@@ -27,6 +27,11 @@ module              what it holds
 ``nicknames``       nicknames as safe plain text
 ``ratelimit``       join and start limits counted in the store
 ``refusals``        why a request was refused (one-line messages)
+``pulse``           what the pages following a class must know at once (versions, counts, timer)
+``watch``           one watcher per replica: notices changes (SQLite's change counter, PostgreSQL's
+                    LISTEN/NOTIFY) and tells the pages that follow a class
+``presence``        how many students follow a class live, per replica, summed for the desk
+``logbook``         the store in the log at start, store errors at most once a minute
 ==================  =======================================================================
 
 A page uses it like this (the lecturer's key and the student's token travel in their links)::

@@ -218,6 +218,7 @@ class LecturerDesk:
         """Delete the class with its students, activities and answers, now."""
         with self._write() as (connection, class_row, _):
             connection.execute(delete(classes).where(classes.c.id == class_row.id))
+            rows.notify(connection, class_row.code)  # the pages following it hear that it is gone
 
     # --- reading -------------------------------------------------------------------------------------------------
 

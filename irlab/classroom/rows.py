@@ -76,8 +76,14 @@ def touch(connection: Connection, class_id: int, now: float, *, student: bool = 
     if connection.dialect.name != "postgresql" or not (student or projector):
         connection.execute(statement)
         return
-    code = connection.execute(statement.returning(classes.c.code)).scalar()
-    connection.execute(text("SELECT pg_notify(:channel, :code)"), {"channel": CHANNEL, "code": code})
+    notify(connection, connection.execute(statement.returning(classes.c.code)).scalar())
+
+
+def notify(connection: Connection, code: str | None) -> None:
+    """PostgreSQL: tell the replicas' watchers that class ``code`` changed, when the transaction commits (SQLite's
+    watchers notice any commit by themselves)."""
+    if connection.dialect.name == "postgresql" and code is not None:
+        connection.execute(text("SELECT pg_notify(:channel, :code)"), {"channel": CHANNEL, "code": code})
 
 
 def round_state(row: Row, now: float) -> str:
