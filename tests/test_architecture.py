@@ -150,7 +150,7 @@ def test_pages_hold_no_arithmetic():
 
 UI = IRLAB / "ui"
 UI_LEVELS = {"components": 0, "kit": 1, "shell": 2, "walkthrough": 3, "exercises": 3, "runs": 3, "classroom": 3,
-             "pooling": 3}
+             "pooling": 3, "sharedtask": 3}
 """irlab/ui's folders, lowest first: a component knows only components; the kit, components; the shell, the kit
 and components; a product (same level as its siblings) the shell, the kit and components, never another product."""
 

@@ -49,6 +49,8 @@ POOLING = PageEntry("pages/pooling.py", "Pooling lab", "pooling", ":material/fil
                     "Pool a class's runs at depth k, judge the pool, and see how the ranking of the systems moves.")
 CLASS = PageEntry("pages/class.py", "Run a class", "class", ":material/co_present:",
                   "Lecturers: students join from their phones, predict a number, see the class's answers.")
+TASK = PageEntry("pages/task.py", "Shared task", "task", ":material/emoji_events:",
+                 "A class's shared task: runs scored on hidden qrels, a leaderboard, results after the deadline.")
 JOIN = PageEntry("pages/join.py", "Join a class", "join", ":material/how_to_reg:",
                  "Students: join your lecturer's class with its code and answer its questions.")
 
@@ -57,7 +59,7 @@ SECTIONS: dict[str, tuple[PageEntry, ...]] = {
     "Walkthrough: cats in boxes": tuple(chapter_entry(chapter) for chapter in CHAPTERS),
     "Exercises": (BUILD, PRACTISE),
     "Your own system": (RUNS, POOLING),
-    "Live class": (CLASS, JOIN),
+    "Live class": (CLASS, JOIN, TASK),
 }
 """Every page, by sidebar section, in order."""
 
