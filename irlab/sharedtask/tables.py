@@ -24,14 +24,16 @@ def board_rows(board: Sequence[BoardEntry], measures: Sequence[str], *, p_values
     for entry in board:
         name = entry.name + (" (you)" if entry.mine else "") + (" (baseline)" if entry.baseline and
                                                                  entry.name != "baseline" else "")
-        row = {"place": str(entry.place), "name": name, "run": entry.run}
-        for m in measures:
+        row = {"place": str(entry.place), "name": name}
+        for m in measures:  # the numbers first: on a phone the table scrolls sideways
             low, high = entry.intervals[m]
             row[m] = f"{entry.means[m]:.4f}"
-            row[f"{m} 95% interval"] = f"{low:.4f}–{high:.4f}"
             row[f"{m} vs baseline"] = "baseline" if entry.baseline else VERSUS.get(entry.versus.get(m, ""), "—")
-            if p_values and entry.p_values is not None and m in entry.p_values:
-                row[f"{m} p (Holm)"] = f"{entry.p_values[m]:.4f}"
+            row[f"{m} 95% interval"] = f"{low:.4f}–{high:.4f}"
+            if p_values:
+                shown = entry.p_values.get(m) if entry.p_values else None
+                row[f"{m} p (Holm)"] = "—" if shown is None else f"{shown:.4f}"
+        row["run"] = entry.run
         rows.append(row)
     return rows
 
@@ -44,12 +46,12 @@ def submission_rows(submissions: Sequence[Submission], measures: Sequence[str], 
         row = {"#": str(s.number)}
         if who is not None:
             row["student"] = who.get(s.participant, "") if s.participant is not None else ""
-        row |= {"file": s.name, "run id": s.runid, "submitted (UTC)": when(s.submitted_at),
-                "lines": f"{s.lines:,}" if s.state == "scored" else "scoring…"}
-        for m in measures:
+        for m in measures:  # the numbers first: on a phone the table scrolls sideways
             if m in s.means:
                 low, high = s.intervals[m]
                 row[m] = f"{s.means[m]:.4f} [{low:.4f}, {high:.4f}]"
+        row |= {"file": s.name, "run id": s.runid, "submitted (UTC)": when(s.submitted_at),
+                "lines": f"{s.lines:,}" if s.state == "scored" else "scoring…"}
         rows.append(row)
     return rows
 

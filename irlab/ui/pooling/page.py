@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from irlab.errors import ValidationError
 from irlab.runs.pooling_lab import GRADE_NAMES, GRADES, SOURCES, PoolingLab, means_rows, sweep_rows, tau_series
 from irlab.runs.texts import read_texts, read_topics
 from irlab.runs.trec import MB
 from irlab.runs.workspace import read_upload
+from irlab.sharedtask.store import TaskStore
 from irlab.ui.kit.markdown import escape_markdown
 from irlab.ui.shell import session_memory
 
@@ -24,6 +26,7 @@ KEY = "irl-pool-"
 MAX_RUN_MB = 100
 MAX_TEXT_MB = 200
 FILES = "Our files"
+TASK = "Our shared task"
 SHARES = {"all of it": 1.0, "half": 0.5, "a fifth": 0.2}
 """Shares of each topic's pool judged that the sweep can compare."""
 
@@ -39,14 +42,15 @@ def _sample_sweep(shares: tuple[float, ...]):
 
 
 def _slot() -> str:
-    """Where this session keeps the lab it shows: its copy of the simulated class, or its files' lab."""
-    return "pooling.files" if st.session_state.get(KEY + "source") == FILES else "pooling.sample"
+    """Where this session keeps the lab it shows: its copy of the simulated class, its files' lab, or the task's."""
+    source = st.session_state.get(KEY + "source")
+    return {FILES: "pooling.files", TASK: "pooling.task"}.get(source, "pooling.sample")
 
 
 def _lab() -> PoolingLab | None:
     """The session's lab (its judgments included); the shared simulated class until the session judges."""
     lab = session_memory.get(_slot())
-    return lab if lab is not None or _slot() == "pooling.files" else _sample()
+    return lab if lab is not None or _slot() != "pooling.sample" else _sample()
 
 
 def _keep(lab: PoolingLab) -> None:
@@ -60,8 +64,17 @@ def page() -> None:
                 "at depth *k*, judge the pool (alone, or split among the class with their agreement), then see how "
                 "the ranking of the systems by **AP**, **bpref** and **infAP** moves with the depth and with the "
                 "documents left unjudged.")
-    source = st.radio("Runs", ["Simulated class", FILES], key=KEY + "source", horizontal=True)
-    if source == FILES:
+    task = _task_link()
+    choices = ["Simulated class", FILES] + ([TASK] if task else [])
+    if task:
+        st.session_state.setdefault(KEY + "source", TASK)
+    source = st.radio("Runs", choices, key=KEY + "source", horizontal=True)
+    if source == TASK:
+        lab = _task_lab(*task)
+        if lab is None:
+            return
+        st.info(escape_markdown(lab.label), icon=":material/emoji_events:")
+    elif source == FILES:
         lab = _files()
         if lab is None:
             return
@@ -88,6 +101,37 @@ def page() -> None:
         _several(lab, depth)
     with sweep_tab:
         _sweep(_lab(), depth)
+
+
+def _task_link() -> tuple[str, str] | None:
+    """The shared task named by the link (``?task=CODE&key=KEY``: the lecturer's), if any."""
+    code, key = st.query_params.get("task", ""), st.query_params.get("key", "")
+    return (code[:20], key[:200]) if code and key else None
+
+
+def _task_lab(code: str, key: str) -> PoolingLab | None:
+    """The lab on a shared task's runs: each student's best run (its kept top documents), the task's qrels as the
+    truth; only with the lecturer's key (the store checks it)."""
+    lab = _lab()
+    if lab is not None and session_memory.get("pooling.task-link") == (code, key):  # the same link as before
+        return lab
+    try:
+        desk = TaskStore().desk(code, key)
+        runs = desk.pooled_runs()
+        if not runs:
+            st.info("No run of this task is scored yet.", icon=":material/hourglass_top:")
+            return None
+        truth = read_upload(desk.qrels(), "qrels", "qrels", limit=MAX_RUN_MB * MB)
+        view = desk.view()
+    except (ValidationError, SQLAlchemyError) as error:
+        st.error(escape_markdown(error if isinstance(error, ValidationError) else "The task store did not answer."),
+                 icon=":material/error:")
+        return None
+    lab = PoolingLab(runs, truth, f"Shared task {code}: each student's best run ({len(runs)} runs, the top documents "
+                                  f"kept of each), judged by the task's qrels", topics=view.topic_texts)
+    _keep(lab)
+    session_memory.put("pooling.task-link", (code, key))
+    return lab
 
 
 def _files() -> PoolingLab | None:

@@ -14,6 +14,7 @@ redraws only then: a classmate's submission moves the leaderboard.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from urllib.parse import urlsplit
 
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
@@ -150,19 +151,30 @@ def _create() -> None:
     st.rerun()
 
 
+def _origin() -> str:
+    """The app's address as this browser sees it (scheme, host, port, base path), "" when unknown (AppTest)."""
+    parts = urlsplit(st.context.url or "")
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return ""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"{parts.scheme}://{parts.netloc}" + (f"/{base}" if base else "")
+
+
 def _show_created(code: str, key: str, tokens: dict[str, str]) -> None:
     st.success(f"Task {code} created.", icon=":material/task_alt:")
+    origin = _origin()
     st.markdown("**Your lecturer link** (keep it secret: whoever has it runs the task; it is shown only now):")
-    st.code(f"/task?task={code}&key={key}", language=None)
+    st.code(f"{origin}/task?task={code}&key={key}", language=None)
     if tokens:
         st.markdown(f"**{len(tokens)} personal links**: send each student only their own.")
-        rows = [{"name": name, "link": f"/task?task={code}&student={token}"} for name, token in tokens.items()]
+        rows = [{"name": name, "link": f"{origin}/task?task={code}&student={token}"} for name, token in tokens.items()]
         st.dataframe(rows, hide_index=True, width="stretch")
         text = "name,link\n" + "".join(f"{_csv(r['name'])},{r['link']}\n" for r in rows)
         st.download_button("Download the links (CSV)", text, file_name=f"task-{code}-links.csv", mime="text/csv",
                            key=KEY + "links", icon=":material/download:")
     else:
-        st.markdown(f"Students of your class open **/task?task={code}** and join with the class's code.")
+        st.markdown(f"Students of your class open **{escape_markdown(origin)}/task?task={code}** and join with the "
+                    "class's code.")
     if st.button("Open the task", type="primary", key=KEY + "open", icon=":material/arrow_forward:"):
         st.session_state.pop(KEY + "created", None)
         _keep(code, key, "lecturer")
@@ -239,9 +251,11 @@ def _heading(view: TaskView) -> None:
                 f"{len(view.topics)} topics{who}")
     if not view.lecturer:
         shown = ", ".join(view.shown_measures)
+        left = (f"{view.submissions_left} of {view.max_submissions} submissions left" if view.open
+                else "the task is closed")
         st.caption(f"You see {escape_markdown(shown)} (mean over the topics, trec_eval -c) for your runs and on the "
-                   f"leaderboard; {view.submissions_left} of {view.max_submissions} submissions left. Per-topic "
-                   "scores and the qrels come only after the deadline, if the lecturer releases them.")
+                   f"leaderboard; {left}. Per-topic scores and the qrels come only after the deadline, if the "
+                   "lecturer releases them.")
 
 
 def _submit_form(seat, view: TaskView) -> None:
@@ -335,8 +349,8 @@ def _lecturer(code: str, key: str) -> None:
                       for n, shown, label, count in view.participants], hide_index=True, width="stretch")
     with release:
         _release(desk, view)
-    st.caption(f"Pool the class's best runs and judge them in the Pooling lab: /pooling?task={code} (with this "
-               "link's key).")
+    st.link_button("Pool the class's best runs in the Pooling lab", f"/pooling?task={code}&key={key}",
+                   icon=":material/filter_alt:")  # the key stays in the link, never shown as text
 
 
 def _release(desk, view: TaskView) -> None:

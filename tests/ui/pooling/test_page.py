@@ -60,3 +60,31 @@ def test_simulated_judges_give_their_agreement_and_the_sweep_its_taus(at):
     assert not at.exception, [e.value for e in at.exception]
     sweep = next(d.value for d in at.dataframe if "τ AP" in d.value.columns)
     assert sweep["depth"].tolist()[:2] == ["1", "2"]
+
+
+def test_a_shared_tasks_runs_come_to_the_lab_with_the_lecturers_link(tmp_path, monkeypatch):
+    import time
+
+    from irlab.runs.simulate import simulate
+    from irlab.sharedtask.store import TaskStore
+
+    url = f"sqlite:///{tmp_path / 'classes.sqlite'}"
+    monkeypatch.setenv("IRLAB_CLASS_DB", url)
+    found = simulate(topics=8, systems={"a": 1.0, "b": 0.5, "c": 0.2}, depth=30, seed=4)
+    store = TaskStore(url)
+    new = store.create({"title": "T", "measures": ["AP"], "deadline": time.time() + 3600, "roster": ["x", "y"]},
+                       ("\n".join(found.qrels_lines()) + "\n").encode(), "q.txt",
+                       baseline=("\n".join(found.run_lines("c")) + "\n").encode())
+    for name, system in (("x", "a"), ("y", "b")):
+        store.seat(new.code, new.tokens[name]).submit(("\n".join(found.run_lines(system)) + "\n").encode(), "r.txt")
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120)
+    at.run()
+    at.query_params["task"], at.query_params["key"] = new.code, new.key
+    at.switch_page("pages/pooling.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _metric(at, "Runs pooled") == "3"
+    sweep = next(d.value for d in at.dataframe if "τ AP" in d.value.columns)
+    assert sweep["τ AP"].tolist()[-1] == "1.000"
+    at.query_params["key"] = new.tokens["x"]  # a student's token is no lecturer key
+    at.switch_page("pages/pooling.py").run()
+    assert at.error and not any("τ AP" in d.value.columns for d in at.dataframe)
