@@ -51,6 +51,26 @@ def _tile_change(order: str, *, grades: dict[str, int] | None = None, seq: int =
                        "row": row}}
 
 
+REGION = "live-region"
+"""The component key of a chapter's live region (irlab/ui/walkthrough/live.py)."""
+_SEQ = [0]
+
+
+def send_message(at: AppTest, kind: str, **fields) -> AppTest:
+    """The live region's message ``kind`` as the browser sends it (numbered; no screen named, so the answer is the
+    screen whole), then a run. ``send_message(at, "k", k=5)``; ``send_message(at, "control", action="undo")``."""
+    _SEQ[0] += 1
+    at.session_state[REGION] = {kind: {**fields, "seq": _SEQ[0]}}
+    return at.run()
+
+
+def region_data(at: AppTest) -> dict:
+    """The data the chapter's live region received this run."""
+    [data] = [json.loads(element.proto.json) for element in at.get("bidi_component")
+              if element.proto.component_name == "irlab.region"]
+    return data
+
+
 def region_blocks(at: AppTest) -> list[dict]:
     """The blocks the chapter's live-region component received, nested blocks included, in order."""
     found: list[dict] = []

@@ -36,9 +36,8 @@ from irlab.ui.classroom.links import pick_state
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown
 from irlab.ui.kit.screen import block_json
-from irlab.walkthrough.chapters import BY_SLUG
 from irlab.walkthrough.screens import Chart, Columns, Details, Heading, Paragraph, Pictures, Table
-from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
+from irlab.walkthrough.state import SCENARIO
 from irlab.walkthrough.urlstate import params_from_state
 from irlab.walkthrough.views import TileRow
 
@@ -121,9 +120,7 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
     if solution is not None:
         blocks.append(Heading("answer", f"The right answer: {solution.text}"))
         blocks.append(Paragraph("why", solution.why, lead="Why:"))
-    state = question.state or DEFAULT_STATE
-    chapter = question.chapter or BY_SLUG["actual-vs-predicted"]
-    return [block_json(block, state, chapter) for block in blocks]
+    return [block_json(block) for block in blocks]
 
 
 # --- the student -----------------------------------------------------------------------------------------------------

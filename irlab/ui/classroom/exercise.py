@@ -38,9 +38,7 @@ from irlab.ui.kit.formulas import table_of
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown
 from irlab.ui.kit.screen import block_json
-from irlab.walkthrough.chapters import BY_SLUG
 from irlab.walkthrough.screens import Chart, Columns, Details, Heading, Paragraph
-from irlab.walkthrough.state import DEFAULT_STATE
 
 KIND = "exercise"
 BUILT_IN, SHARE_LINK, UPLOAD = "Built in", "A share link (Practise)", "An exercise file"
@@ -132,7 +130,7 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
                                      "on their device, checked as on Practise.")]
     summaries: tuple[ExerciseSummary, ...] = report.summaries
     blocks.append(Columns("rounds", tuple(_round_block(s) for s in summaries)))
-    return [block_json(block, DEFAULT_STATE, BY_SLUG["ndcg"]) for block in blocks]
+    return [block_json(block) for block in blocks]
 
 
 # --- the student -----------------------------------------------------------------------------------------------------

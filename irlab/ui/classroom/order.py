@@ -114,7 +114,7 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
         blocks.append(Heading("answer", f"An order that meets the goal: {', '.join(solution.order)}"))
         blocks.append(Pictures("answer-pictures", solution.order, _badges(solution.order, question)))
         blocks.append(Paragraph("why", solution.why, lead="Why:"))
-    return [block_json(block, question.state, question.chapter) for block in blocks]
+    return [block_json(block) for block in blocks]
 
 
 def projector_links(report: ActivityReport) -> list[tuple[str, str]]:

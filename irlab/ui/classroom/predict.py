@@ -126,7 +126,7 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
         blocks.append(Details("question-ranking", "The ranking in the question", tuple(_ranking_blocks(question))))
         blocks.append(Heading("answer", f"The right answer: {solution.number.label} = {right}"))
         blocks.append(breakdown("breakdown", solution.number.breakdown, heading=""))
-    return [block_json(block, question.state, question.chapter) for block in blocks]
+    return [block_json(block) for block in blocks]
 
 
 # --- the student -------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ data. That is the one way anything of ours reaches the browser: no code or style
 no ``data:`` URIs.
 
 Folders: ``tiles`` (the draggable ranking), ``chart`` (Plotly charts drawn in place), ``share`` (copy
-the link), ``shortcuts`` (Ctrl+Z and friends press Undo/Redo), ``pictures`` (the walkthrough's SVG
+the link), ``shortcuts`` (which key press is Undo or Redo, for the region), ``pictures`` (the walkthrough's SVG
 pictures as files), ``keyboard`` (a phone's number keyboard for answer boxes). The JavaScript is
 typed with JSDoc and checked by ``tsc --checkJs`` (``package.json`` here); pure logic is unit-tested
 with ``node --test``.

@@ -1,28 +1,29 @@
-"""The controls shared by every chapter: K, undo and redo above the tiles; the rest in the sidebar.
+"""The controls shared by every chapter: K, the chapter's settings, undo and redo above the tiles; the rest in the
+sidebar.
 
-Above the tiles (inside the chapter's live region, so using them reruns only that region): K, undo,
-redo and "reset grades". In the sidebar: relevance mode, presentation mode, the link, start over.
-
-Widgets hold no state of their own: each run seeds them from the learner's state, and their
-callbacks write the learner's state, so the values persist when moving between chapters
-(Streamlit forgets the widgets of pages that are not shown).
+Above the tiles, drawn by the live region itself (:func:`live_controls`): a change of K costs no run, and the
+others one run of the region only. In the sidebar (Streamlit widgets): relevance mode, presentation mode, the
+link, start over. The widgets hold no state of their own: each run seeds them from the learner's state, and their
+callbacks write the learner's state, so the values persist when moving between chapters (Streamlit forgets the
+widgets of pages that are not shown).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
+from irlab.errors import ValidationError
 from irlab.ui.components.share import share_link
-from irlab.ui.kit.markdown import escape_markdown
-from irlab.ui.walkthrough.state import current_state, redo, set_state, undo
+from irlab.ui.walkthrough.state import current_state, set_state
 from irlab.walkthrough.chapter import Setting
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.history import History
 from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 
-K_WIDGET = "irlab.widget.k"
 MODE_WIDGET = "irlab.widget.mode"
 PRESENT_WIDGET = "irlab.widget.present"
 
@@ -46,63 +47,55 @@ def _update(**changes: object) -> None:
     set_state(replace(current_state(), **changes))
 
 
-K_MOVED = "irlab.k-moved"
-"""Set when the learner moved the K slider, until the live region takes it (:func:`took_k_move`)."""
-
-
-def _move_k() -> None:
-    _update(k=st.session_state[K_WIDGET])
-    st.session_state[K_MOVED] = True
-
-
-def took_k_move() -> bool:
-    """Whether the learner moved K since the last call: they may well move it again, so the live region then sends
-    its screens at the other K with this run (:func:`irlab.ui.components.region.live_region`)."""
-    return bool(st.session_state.pop(K_MOVED, False))
-
-
 def _start_over() -> None:
     set_state(replace(DEFAULT_STATE, present=current_state().present))
 
 
-UNDO_KEY = "irlab-undo"
-REDO_KEY = "irlab-redo"
-RESET_GRADES_KEY = "irlab-reset-grades"
+def live_controls(state: WalkthroughState, chapter: Chapter, steps: History) -> dict[str, Any]:
+    """The controls the live region draws above the tiles (one row, so that at 1280x800 the tiles and the numbers
+    are on the first screen): K, the chapter's own settings (what counts as relevant, how many items the system
+    returned, ...), undo, redo and (graded mode) reset the edited grades. The region sends what the learner does
+    with them back as its messages (:mod:`irlab.ui.walkthrough.live`); a setting's value travels as its text."""
+    edited = state.grades is not None
+    return {
+        "k": {"value": state.effective_k(chapter), "min": 1, "max": len(SCENARIO.items), "label": "K: results returned",
+              "help": ("How many results the system returns: the top K are predicted relevant." if chapter.uses_k
+                       else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")},
+        "settings": [setting_json(state, chapter, setting) for setting in chapter.settings],
+        "undo": steps.can_undo, "redo": steps.can_redo,
+        "resetGrades": None if state.effective_mode(chapter) != "graded" else {
+            "enabled": edited, "help": ("Back to the rubric's grades; the order and K stay." if edited else
+                                        "No grade is edited: click a tile's grade (or type 0-4 on it) to change it.")},
+    }
 
 
-def live_controls(state: WalkthroughState, chapter: Chapter, steps: History) -> None:
-    """One row above the tiles: K, then the chapter's own settings (what counts as relevant, how many items the
-    system returned, ...), then undo, redo and (graded mode) reset the edited grades. One row, so that at 1280x800
-    the tiles and the numbers are on the first screen."""
-    middle = bool(chapter.settings)
-    widths = [3, 3, 1.2, 1.2, 1.8] if middle else [5, 1.25, 1.25, 2]
-    columns = st.columns(widths, vertical_alignment="bottom")
-    if middle:
-        with columns.pop(1):
-            for setting in chapter.settings:
-                setting_control(state, chapter, setting)
-    _k_row(state, chapter, steps, columns)
+def setting_json(state: WalkthroughState, chapter: Chapter, setting: Setting) -> dict[str, Any]:
+    """A chapter's setting (:class:`~irlab.walkthrough.chapter.Setting`) as the region draws it: a slider or a row of
+    buttons over its choices, with its note under it; where it does not apply (the relevance level in binary mode),
+    only its note."""
+    return {"name": setting.name, "label": setting.label, "help": setting.help, "buttons": setting.buttons,
+            "applies": setting.applies(state, chapter), "note": setting.note(state, chapter),
+            "value": str(setting.value(state)),
+            "choices": [{"value": str(choice), "label": setting.format(choice)} for choice in setting.choices]}
 
 
-def _k_row(state: WalkthroughState, chapter: Chapter, steps: History, columns: list) -> None:
-    n = len(SCENARIO.items)
-    graded = state.effective_mode(chapter) == "graded"
-    k_column, undo_column, redo_column, grades_column = columns
-    seed_widget(K_WIDGET, state.effective_k(chapter))
-    k_help = ("How many results the system returns: the top K are predicted relevant."
-              if chapter.uses_k else "MRR looks at the whole ranking; K only sets MRR@K, shown below the table.")
-    k_column.slider("K: results returned", 1, n, key=K_WIDGET, help=k_help,
-                    on_change=_move_k)
-    undo_column.button("Undo", key=UNDO_KEY, on_click=undo, disabled=not steps.can_undo, icon=":material/undo:",
-                       help="Back to the state before your last move (Ctrl+Z).", width="stretch")
-    redo_column.button("Redo", key=REDO_KEY, on_click=redo, disabled=not steps.can_redo, icon=":material/redo:",
-                       help="Forward again to the state you undid (Ctrl+Shift+Z).", width="stretch")
-    if graded:
-        edited = state.grades is not None
-        grades_column.button("Reset grades", key=RESET_GRADES_KEY, on_click=lambda: _update(grades=None),
-                             disabled=not edited, icon=":material/restart_alt:", width="stretch",
-                             help=("Back to the rubric's grades; the order and K stay." if edited else
-                                   "No grade is edited: click a tile's grade (or type 0-4 on it) to change it."))
+def apply_control(state: WalkthroughState, chapter: Chapter, control: Mapping[str, Any]) -> WalkthroughState | None:
+    """The state after a control the region sent (``reset-grades``, or ``setting`` with its ``name`` and ``value``);
+    None when the message names nothing the chapter offers (it is ignored). Undo and redo step the history
+    instead (:func:`irlab.ui.walkthrough.state.undo`)."""
+    action = control.get("action")
+    if action == "reset-grades":
+        return replace(state, grades=None)
+    if action == "setting":
+        setting = next((s for s in chapter.settings if s.name == control.get("name")), None)
+        value = control.get("value")
+        if setting is None or not isinstance(value, str) or len(value) > 40 or not setting.applies(state, chapter):
+            return None
+        try:
+            return replace(state, **{setting.name: setting.parse(value)})
+        except ValidationError:
+            return None
+    return None
 
 
 def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
@@ -125,33 +118,3 @@ def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
         share_link()
         st.button("Start over", on_click=_start_over, help="Back to the sources' rankings, grades and defaults.",
                   width="stretch")
-
-
-def setting_key(setting: Setting) -> str:
-    """The widget key of a chapter's setting (``irlab.widget.returned``)."""
-    return f"irlab.widget.{setting.name}"
-
-
-def setting_control(state: WalkthroughState, chapter: Chapter, setting: Setting) -> None:
-    """A chapter's setting (:class:`~irlab.walkthrough.chapter.Setting`): a slider or a row of buttons, with its note
-    under it; where the setting does not apply (the relevance level in binary mode), only its note."""
-    note = setting.note(state, chapter)
-    if setting.applies(state, chapter):
-        key = setting_key(setting)
-        seed_widget(key, setting.value(state))
-
-        def changed() -> None:
-            _update(**{setting.name: st.session_state[key]})
-
-        choices = list(setting.choices)
-        if setting.buttons:
-            st.segmented_control(setting.label, choices, key=key, required=True, on_change=changed,
-                                 format_func=setting.format, help=setting.help)
-        elif all(isinstance(c, int) for c in choices) and choices == list(range(choices[0], choices[-1] + 1)):
-            # whole numbers in a row: a plain slider
-            st.slider(setting.label, choices[0], choices[-1], key=key, on_change=changed, help=setting.help)
-        else:
-            st.select_slider(setting.label, choices, key=key, on_change=changed, format_func=setting.format,
-                             help=setting.help)
-    if note:
-        st.caption(escape_markdown(note))

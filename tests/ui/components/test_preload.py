@@ -16,13 +16,15 @@ def _hrefs(links: str, rel: str) -> list[str]:
 
 
 def test_the_regions_preload_names_every_module_and_stylesheet_it_reaches():
-    """The region draws tiles and charts: its graph is region.js, math.js and every module of tiles/ and chart/."""
+    """The region draws its controls, tiles and charts: its graph is region.js, its own modules (controls, MathML,
+    patches), the shortcuts' keys and every module of tiles/ and chart/."""
     links = preload_links(ROOT, "region/region.js", "region/region.css", lambda path: "/c/" + path)
     modules = _hrefs(links, "modulepreload")
     reached = {f"/c/{path.relative_to(ROOT).as_posix()}" for folder in ("tiles", "chart")
                for path in (ROOT / folder).glob("*.js") if not path.name.endswith(".test.js")}
     assert modules[0] == "/c/region/region.js"  # the entry first: the browser parses it first
-    assert set(modules) == {"/c/region/region.js", "/c/region/math.js"} | reached
+    own = {f"/c/region/{name}.js" for name in ("region", "math", "controls", "patch")}
+    assert set(modules) == own | {"/c/shortcuts/shortcuts.js"} | reached
     assert len(modules) == len(set(modules))
     assert _hrefs(links, "preload") == ["/c/region/region.css", "/c/tiles/tiles.css", "/c/chart/chart.css"]
 

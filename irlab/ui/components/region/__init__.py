@@ -1,28 +1,31 @@
-"""A live region drawn by one component (``region.js``): tiles, numbers, formulas, tables, charts, "Try this".
+"""A live region drawn by one component (``region.js``): its controls, tiles, numbers, formulas, tables, charts.
 
-Streamlit renders every element of a run anew; a chapter's move changed a dozen elements (markdown
-with KaTeX, metrics, tables, charts), and the browser's work per move was five to eight times a bare
-page's. This component receives the whole region as blocks of numbers and text (built on the server,
-:func:`blocks_json`), and redraws only what changed (``region.js``). Formulas arrive as MathML made on
-the server (:mod:`irlab.explain.mathml`), which the browser lays out natively.
+Streamlit renders every element of a run anew; a chapter's move changed a dozen elements, and every change
+of K was a run. This component receives the region as blocks of numbers and text made on the server, and
+redraws only what changed. Formulas arrive as MathML made on the server (:mod:`irlab.explain.mathml`).
 
-A change of K is shown without waiting for the server: with the region come its screens at every other K
-(when the learner has just moved K, or came to the K slider, see :func:`live_region`), and when the K
-slider shows another value the browser draws that screen at once; the run that the slider starts then
-draws the same screen, and nothing changes. A tile move is drawn the same way: when the learner comes to a
-tile, the browser asks for the screen after each of its moves (:func:`asked_for_moves`), and draws the one
-the drop makes. The browser chooses a screen; it computes none.
+What the server sends (``data``, its shape declared once in ``region.schema.json`` beside this file):
 
-The learner's tile moves come back as the component's value ``{"change": {..., "row": key}}`` (the
-tiles' change, see :mod:`irlab.ui.components.tiles`, plus which row), read by its ``unseen_change``.
+* the screen, whole (``blocks``) or as a patch (``patch``, :mod:`.patch`) of the screen ``from`` the browser
+  holds, named by its digest (``screen``); or ``same``: nothing new to draw (the run only took a K);
+* ``controls``: K (a slider), the chapter's settings, Undo, Redo, "Reset grades", which the region draws;
+* ``kForm``: the screen at every other K as patches of this one, and each number's change between any two
+  K: a change of K is drawn by the browser, and the server learns the K the learner settled on once they
+  pause (no run per step);
+* ``moveScreens``: the screen after each move of one tile, asked for when the learner comes to the tile.
+
+What the browser sends back (the component's state, one name per kind of message, each with an increasing
+``seq`` and the ``screen`` it shows): ``change`` (a tile row's change, see :mod:`irlab.ui.components.tiles`,
+plus its ``row``), ``k`` (the settled K), ``control`` (``undo``, ``redo``, ``reset-grades``, ``setting``),
+``moves`` (a tile whose moves to draw ahead), ``full`` (the screen whole: a patch it could not apply).
+:func:`unseen_message` reads each once. Anything in them is untrusted: the page checks every value.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -32,149 +35,100 @@ from irlab.ui.components.chart import CONFIG
 
 _mount = declare("region", js="region/region.js", css="region/region.css", isolate_styles=False)
 
+MESSAGES = ("change", "k", "control", "moves", "full")
+"""The names of the browser's messages."""
+SEEN = "irlab.region.seen"
+"""Component key -> message name -> the last message of that name the page took."""
 
-def _noop() -> None:
-    """State callback: the state name ``change`` is only accepted with a callback."""
 
-
-def _digest(text: str) -> str:
+def digest(text: str) -> str:
+    """A short digest of ``text`` (16 hex digits)."""
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
+def block_digest(block: Mapping[str, Any]) -> str:
+    """The digest of a block's content (its nested blocks' digests included, its own left out)."""
+    return digest(json.dumps({name: value for name, value in block.items() if name != "digest"}, sort_keys=True,
+                             separators=(",", ":"), ensure_ascii=False))
+
+
 def with_digests(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Each block (and each nested block) with a short digest of its content, so the browser compares
-    one string instead of the block.
+    """Each block (and each nested block) with a short digest of its content; a block that has one keeps it.
 
     >>> [block["digest"] for block in with_digests([{"kind": "heading", "key": "h", "text": "Hi"}])]
     ['f0796e1fdd9f256a']
     """
     out = []
     for block in blocks:
+        if "digest" in block:
+            out.append(block if isinstance(block, dict) else dict(block))
+            continue
         block = dict(block)
         if "children" in block:
             block["children"] = with_digests(block["children"])
-        block["digest"] = _digest(json.dumps(block, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+        block["digest"] = block_digest(block)
         out.append(block)
     return out
 
 
-def as_references(blocks: Sequence[Mapping[str, Any]], shown: Sequence[Mapping[str, Any]], *,
-                  keep: str | None = None) -> list[dict[str, Any]]:
-    """``blocks`` (with digests) where every block, at any depth, that ``shown`` holds with the same digest is only
-    a reference to it, ``{"key", "kind", "digest", "same": True}``: another K's screen repeats much of this one.
-    The block with key ``keep`` is a reference to the shown block with that key, whatever it holds (a tile row
-    that already shows the move itself).
-
-    >>> shown = with_digests([{"kind": "heading", "key": "h", "text": "Hi"}])
-    >>> other = with_digests([{"kind": "heading", "key": "h", "text": "Hi"},
-    ...                       {"kind": "heading", "key": "g", "text": "Ho"}])
-    >>> [block.get("same", False) for block in as_references(other, shown)]
-    [True, False]
-    >>> as_references(with_digests([{"kind": "heading", "key": "h", "text": "Ha"}]), shown, keep="h")[0]["digest"]
-    'f0796e1fdd9f256a'
-    """
-    digests: dict[str, str] = {}  # digest -> key
-    _collect_digests(shown, digests)
-    kept = next((digest for digest, key in digests.items() if key == keep), None) if keep is not None else None
-
-    def reference(block: Mapping[str, Any]) -> dict[str, Any]:
-        digest = kept if kept is not None and block["key"] == keep else block["digest"]
-        if digest in digests:
-            return {"key": block["key"], "kind": block["kind"], "digest": digest, "same": True}
-        if "children" in block:
-            return {**block, "children": [reference(child) for child in block["children"]]}
-        return dict(block)
-
-    return [reference(block) for block in blocks]
-
-
-def _collect_digests(blocks: Sequence[Mapping[str, Any]], into: dict[str, str]) -> None:
-    """Each block's key by its digest, at any depth."""
-    for block in blocks:
-        into[block["digest"]] = block["key"]
-        _collect_digests(block.get("children", ()), into)
-
-
 def screen_digest(blocks: Sequence[Mapping[str, Any]]) -> str:
-    """One digest for a whole screen (with digests): other K's screens are drawn against the screen it names."""
-    return _digest("".join(block["digest"] for block in blocks))
+    """One digest for a whole screen (blocks with digests)."""
+    return digest("".join(block["digest"] for block in blocks))
 
 
-def k_slider_class(widget_key: str) -> str:
-    """The class Streamlit gives the element of the widget with key ``widget_key``.
-
-    >>> k_slider_class("irlab.widget.k")
-    'st-key-irlab-widget-k'
-    """
-    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", widget_key.strip())
+def _noop() -> None:
+    """State callback: a state name is only accepted with a callback."""
 
 
-def asked_for_other_k(key: str) -> str | None:
-    """The screen (:func:`screen_digest`) for which the region ``key`` asked for the other K's screens: the learner
-    came to the K slider (pointer or focus) while the browser had none for the screen it shows."""
+def unseen_message(key: str, name: str) -> Mapping[str, Any] | None:
+    """The region ``key``'s latest message ``name`` if the page has not taken it yet (then it is taken); None for
+    none, or for anything that is not a mapping."""
     value = st.session_state.get(key)
-    wants = value.get("wants") if isinstance(value, Mapping) else None
-    return wants if isinstance(wants, str) else None
-
-
-def asked_for_moves(key: str, screen: str) -> tuple[str, str] | None:
-    """The tile (row key, item id) whose moves the region ``key`` asked to have drawn ahead, for ``screen`` (the
-    learner's pointer or focus came to it); None when it asked for none, for another screen, or sent nonsense."""
-    value = st.session_state.get(key)
-    moves = value.get("moves") if isinstance(value, Mapping) else None
-    if not isinstance(moves, Mapping) or moves.get("screen") != screen:
+    message = value.get(name) if isinstance(value, Mapping) else None
+    if not isinstance(message, Mapping):
         return None
-    return _tile(moves)
+    seen = st.session_state.setdefault(SEEN, {}).setdefault(key, {})
+    if seen.get(name) == message:
+        return None
+    seen[name] = dict(message)
+    return message
 
 
-def moved_ahead(change: Mapping | None) -> tuple[str, str] | None:
-    """The tile (row key, item id) of a tile change the browser drew ahead: the learner may move it again, so the run
-    that takes the change sends that tile's moves from the new screen (:func:`live_region`'s ``moves_of``)."""
-    return _tile(change) if isinstance(change, Mapping) and change.get("ahead") is True else None
+def held_screen(message: Mapping[str, Any] | None) -> str | None:
+    """The screen (digest) a message says the browser holds, or None."""
+    screen = message.get("screen") if isinstance(message, Mapping) else None
+    return screen if isinstance(screen, str) and len(screen) <= 32 else None
 
 
-def _tile(value: Mapping) -> tuple[str, str] | None:
-    row, item = value.get("row"), value.get("item")
+def tile_of(message: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """The tile (row key, item id) a message names, or None for none or nonsense."""
+    if not isinstance(message, Mapping):
+        return None
+    row, item = message.get("row"), message.get("item")
     if not (isinstance(row, str) and isinstance(item, str) and 0 < len(row) <= 100 and 0 < len(item) <= 100):
         return None
     return row, item
 
 
-def live_region(blocks: Sequence[Mapping[str, Any]], *, key: str, present: bool, k: int | None = None,
-                k_slider: str | None = None,
-                other_k: Callable[[], Mapping[int, Sequence[Mapping[str, Any]]]] | None = None,
-                send_other_k: bool = False,
-                moves: Callable[[str, str], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None,
-                moves_of: tuple[str, str] | None = None) -> None:
-    """Mount (or update) the region with ``blocks``.
+def whole_number(value: Any, low: int, high: int) -> int | None:
+    """``value`` when it is a whole number in ``low..high`` (a bool is not), else None.
 
-    ``k`` is the K the screen is drawn at and ``k_slider`` the key of the K slider. ``other_k`` makes the screen at
-    each other K (K -> blocks); they are sent when ``send_other_k`` (the learner has just moved K, and may move it
-    again) or when the browser asked for them for this screen (:func:`asked_for_other_k`). Not on every run: a
-    tile move's numbers would wait for seven more screens, and so would a cold start's.
-
-    ``moves(row, item)`` makes the screen after each move of a tile to another rank (the order -> blocks); they
-    are sent for tile ``moves_of`` (the tile of a move the browser drew ahead: :func:`moved_ahead`), or else when
-    the browser asked for that tile's moves for this screen (:func:`asked_for_moves`). The first spares the
-    learner who moves the same tile again a run of its own: a run costs a slow device's browser more than the
-    seven screens.
+    >>> whole_number(3, 1, 8), whole_number(3.0, 1, 8), whole_number(9, 1, 8), whole_number(True, 1, 8)
+    (3, 3, None, None)
     """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        return None
+    return int(value) if low <= value <= high else None
+
+
+def mount(data: Mapping[str, Any], *, key: str) -> None:
+    """Mount (or update) the region ``key`` with ``data`` (see the module docstring)."""
+    _mount(key=key, data={"name": key, "config": CONFIG, "plotly": asset_url("chart", "chart/vendor/plotly.min.js"),
+                          **data},
+           default=None, width="stretch", height="content", **{f"on_{name}_change": _noop for name in MESSAGES})
+
+
+def live_region(blocks: list[dict[str, Any]], *, key: str, present: bool) -> None:
+    """A region that only shows ``blocks`` (a class's projector): whole on every run, no controls."""
     shown = with_digests(blocks)
-    screen = screen_digest(shown)
-    data = {"name": key, "blocks": shown, "screen": screen, "k": k, "present": present,
-            "kSlider": k_slider_class(k_slider) if k_slider else None, "config": CONFIG,
-            "plotly": asset_url("chart", "chart/vendor/plotly.min.js")}
-    if other_k is not None and (send_other_k or asked_for_other_k(key) == screen):
-        # each block that is the same as in the shown screen goes as a reference to it
-        data["otherScreens"] = {str(at): as_references(with_digests(screen_at), shown)
-                                for at, screen_at in other_k().items()}
-    tile = (moves_of or asked_for_moves(key, screen)) if moves is not None else None
-    screens_after = moves(*tile) if tile is not None else {}
-    if screens_after:
-        row, item = tile
-        # the row's tiles show the move themselves: only the server's answer, with the move's number, updates them
-        data["moveScreens"] = {"row": row, "item": item, "screens": {
-            order: as_references(with_digests(screen_after), shown, keep=row)
-            for order, screen_after in screens_after.items()}}
-    _mount(key=key, data=data, default=None, width="stretch", height="content", on_change_change=_noop,
-           on_wants_change=_noop, on_moves_change=_noop)
+    mount({"blocks": shown, "screen": screen_digest(shown), "present": present}, key=key)

@@ -1,30 +1,35 @@
-// A chapter's live region drawn by one component: tiles, numbers, formulas, tables, charts and "Try this".
+// A chapter's live region drawn by one component: its controls (controls.js), tiles, numbers, formulas, tables,
+// charts and "Try this".
 //
-// The server sends the whole screen as blocks (irlab/walkthrough/screens.py, serialised by
-// irlab/ui/kit/screen.py): numbers and text only, every number computed there. Each block has a
+// The server sends the screen as blocks (irlab/walkthrough/screens.py, serialised by irlab/ui/kit/screen.py),
+// whole or as a patch of the one this region holds (patch.js): numbers and text only, every number computed there. Each block has a
 // key that stays from one state to the next and a digest of its content; this code redraws only blocks
 // whose digest changed, and inside them only what changed: a number that did not change is not
 // touched, a formula whose LaTeX did not change is not set again, a chart whose figure did not change is
 // not redrawn. Text goes into the page as text, formulas as checked MathML (math.js).
 
 import { createChart } from "../chart/chart.js";
+import { onShortcut } from "../shortcuts/shortcuts.js";
 import { createTiles } from "../tiles/tiles.js";
+import { createControls, showK, updateControls } from "./controls.js";
 import { formulaNode } from "./math.js";
+import { applyPatch } from "./patch.js";
 // Every module these import is preloaded with this one (irlab/ui/components/preload.py), so the browser
 // fetches the whole graph in one round rather than one round per level (region -> tiles -> drag -> geometry).
 
 /**
- * @typedef {{kind: string, key: string, digest: string, same?: boolean, children?: Block[], [field: string]: any}} Block
+ * The blocks' types are made from region.schema.json (region-data.d.ts), the one declaration of what the server
+ * sends, so that this code and the Python that builds the blocks cannot drift apart.
+ * @typedef {import("./region-data").Block} Block
  * @typedef {{el: HTMLElement, kind: string, digest: string, state: any}} View
  * @typedef {{setStateValue: (name: string, value: unknown) => void, plotly: string, config: object,
  *            tileChange: (row: string, change: Record<string, unknown>) => void}} Context
  */
 
 /** What the region did, for the tests that check it touches only what changed (updates: the server's;
- * otherScreens: other K's screens received; otherK: drawn from them; moveScreens: a tile's moves received;
- * moved: a move drawn from them). */
-const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherScreens: 0, otherK: 0,
-                moveScreens: 0, moved: 0 };
+ * otherK: screens drawn from the K form; moveScreens: a tile's moves received; moved: a move drawn from them). */
+const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherK: 0, moveScreens: 0,
+                moved: 0 };
 /** @type {any} */ (window).__irlRegionStats = stats;
 
 /**
@@ -56,7 +61,12 @@ function setText(node, text) {
 
 // ------------------------------------------------------------------------------------------- blocks
 
-/** @type {Record<string, {create: (block: Block, ctx: Context) => View, update: (view: View, block: Block, ctx: Context) => void}>} */
+/**
+ * @template {Block} B
+ * @typedef {{create: (block: B, ctx: Context) => View, update: (view: View, block: B, ctx: Context) => void}} Kind
+ */
+
+/** How each kind of block is drawn and brought up to date. @type {{[K in Block["kind"]]: Kind<Extract<Block, {kind: K}>>}} */
 const KINDS = {
   numbers: {
     create(block) {
@@ -478,15 +488,16 @@ function reconcile(container, blocks, views, ctx) {
       view.el.remove();
       view = undefined;
     }
+    // the kind and the block agree (both read from block.kind); the checker cannot follow that through the map
+    const kind = /** @type {Kind<Block> | undefined} */ (KINDS[block.kind]);
+    if (!kind) return;
     if (!view) {
-      const kind = KINDS[block.kind];
-      if (!kind) return;
       view = kind.create(block, ctx);
       view.el.dataset.key = block.key;
       views.set(block.key, view);
       stats.blocks += 1;
     } else if (view.digest !== block.digest) {
-      KINDS[block.kind].update(view, block, ctx);
+      kind.update(view, block, ctx);
       stats.blocks += 1;
     }
     view.digest = block.digest;
@@ -502,278 +513,184 @@ function reconcile(container, blocks, views, ctx) {
   }
 }
 
-// ------------------------------------------------------------------------------------------- another K
+// ------------------------------------------------------------------------------------------- the region
 
-// A change of K is drawn the moment the K slider shows it, from that K's screen, which the server sent
-// with the region (irlab/ui/components/region/__init__.py, live_region) after the learner moved K, or
-// when asked: the learner's pointer or focus came to the slider while the region had no such screens.
-// The run the slider starts then sends the same screen, and nothing is touched again. Only the
-// learner's own slider moves count: when the server sets the slider (an undo), the region waits for
-// the server's screen, which may differ in more than K.
+// What the server sends (irlab/ui/components/region/__init__.py; region.schema.json declares its shape): the
+// screen whole, or as a patch of the screen this region holds (its base), or "same"; the controls; the K
+// form (the screen at every other K as patches of the base, and each number's change between two K); a
+// tile's moves drawn ahead (patches of the base). Every screen drawn is the base, a patch of it, or the
+// base's numbers with the changes the server gave for a pair of K: the browser chooses, patches and
+// draws; it computes no number.
 
 /**
+ * @typedef {import("./region-data").RegionData} RegionData
+ * @typedef {import("./region-data").KForm} KForm
+ * @typedef {import("./region-data").MoveScreens} MoveScreensData
+ * @typedef {import("./patch.js").Patch} Patch
  * @typedef {{screen: string, blocks: Block[]}} Move
- * @typedef {{root: HTMLElement, views: Map<string, View>, data: any, ctx: Context,
- *            byDigest: Map<string, Block>, chosenK: number | null, asked: string,
- *            moved: Move | null, pending: {row: string, seq: number} | null,
+ * @typedef {{root: HTMLElement, blocksRoot: HTMLElement, views: Map<string, View>, data: RegionData,
+ *            ctx: Context, base: Block[] | null, baseScreen: string, kForm: KForm | null, shownK: number | null,
+ *            pairFrom: number | null, kDirty: boolean, settle: number | undefined, controls: ControlsView | null,
+ *            moved: Move | null, pending: {row: string, seq: number} | null, asked: string,
  *            tileChange: (row: string, change: Record<string, unknown>) => void}} Region
+ * @typedef {import("./controls.js").ControlsView} ControlsView
  */
+
+/**
+ * A patch as the schema types it (an object) as patch.js reads it.
+ * @param {import("./region-data").Patch} patch
+ * @returns {Patch}
+ */
+function asPatch(patch) {
+  return /** @type {Patch} */ (/** @type {unknown} */ (patch));
+}
 
 /** The regions on the page, by component key. @type {Map<string, Region>} */
 const regions = new Map();
-/** The other K's screens sent for each region, by component key. @type {Map<string, {screen: string, screens: Record<string, Block[]>}>} */
-const otherScreens = new Map();
-
-const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
-/** When the learner last pressed a slider's key or put a pointer on a slider (-1: their last input was elsewhere). */
-let sliderTouchedAt = -1;
-let sliderPointerDown = false;
-/** How long after the learner's key or pointer a slider's new value counts as theirs (a slow device's frames). */
-const SLIDER_MOVE_MS = 1500;
+/** How long the learner's K rests before the server is told (one message per pause, not one per step). */
+const SETTLE_MS = 600;
+let seq = 0;
 
 /**
- * Whether the learner's last input (a key or a pointer) went to a slider.
- * @param {Event} event
- * @returns {boolean}
+ * Send a message to the server, with what every message carries: its number, the screen this region holds and
+ * the K it shows (a move made right after a K change takes that K first; the pending K goes with it).
+ * @param {Region} region
+ * @param {string} name
+ * @param {Record<string, unknown>} message
  */
-function onSlider(event) {
-  const target = /** @type {Element | null} */ (event.target);
-  return Boolean(target && target.closest && target.closest('[data-testid="stSlider"]'));
-}
-
-/** @param {KeyboardEvent} event */
-function noteKey(event) {
-  const mine = onSlider(event) && SLIDER_KEYS.has(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey;
-  sliderTouchedAt = mine ? performance.now() : -1;
-}
-
-/** @param {PointerEvent} event */
-function notePointer(event) {
-  sliderPointerDown = event.type === "pointerdown" && onSlider(event);
-  if (event.type === "pointerdown") sliderTouchedAt = sliderPointerDown ? performance.now() : -1;
-  else if (sliderTouchedAt >= 0) sliderTouchedAt = performance.now();
-}
-
-/** @returns {boolean} whether a slider that changes now is changed by the learner */
-function learnerMovesSlider() {
-  return sliderPointerDown || (sliderTouchedAt >= 0 && performance.now() - sliderTouchedAt < SLIDER_MOVE_MS);
+function send(region, name, message) {
+  clearTimeout(region.settle);
+  region.kDirty = false;
+  seq += 1;
+  region.ctx.setStateValue(name, { ...message, seq: message.seq ?? seq, screen: region.baseScreen,
+                                   k: region.shownK });
 }
 
 /**
- * The learner's pointer or focus came to an element: if it is a region's K slider and the region has no screens at
- * the other K for the screen it shows, ask the server for them (once per screen).
- * @param {Event} event
+ * The blocks of the screen to show: the base at its own K, else the K form's patch of it; after the learner's change
+ * of K, each number's change is the one from the K shown before (the server's, for that pair of K).
+ * @param {Region} region
+ * @returns {Block[] | null}
  */
-function approach(event) {
-  const target = /** @type {Element | null} */ (event.target);
-  if (!target || !target.closest) return;
-  approachTile(target);
-  for (const region of regions.values()) {
-    const { kSlider, screen, name } = region.data;
-    if (!kSlider || !region.root.isConnected || !target.closest(`.${kSlider}`) || region.asked === screen) continue;
-    if (otherScreens.get(name)?.screen === screen) continue;
-    region.asked = screen;
-    region.ctx.setStateValue("wants", screen);
+function screenBlocks(region) {
+  const base = region.base;
+  if (!base) return null;
+  const form = region.kForm;
+  const k = region.shownK;
+  let blocks = base;
+  if (form && form.screen === region.baseScreen && k !== null && k !== form.base) {
+    const patch = form.at[String(k)];
+    if (!patch) return null;
+    blocks = applyPatch(base, asPatch(patch));
+    stats.otherK += 1;
   }
-}
-
-/** How long a pointer rests on the K slider before it counts as coming to it (a pointer on its way across does not). */
-const HOVER_MS = 150;
-/** @type {number | undefined} */
-let hovering;
-
-/**
- * A pointer over an element: ask (see ``approach``) if it is still there after ``HOVER_MS``; a focus or a press on
- * the slider asks at once.
- * @param {PointerEvent} event
- */
-function hover(event) {
-  clearTimeout(hovering);
-  if (event.buttons) return;  // a drag passing over: the learner is not coming to what lies under it
-  if (event.type === "pointerover" && event.pointerType === "mouse") hovering = window.setTimeout(() => approach(event), HOVER_MS);
-  else approach(event);
-}
-
-/** @type {MutationObserver | null} */
-let sliderWatch = null;
-
-/** Watch every slider's value on the page (once), and the learner's keys and pointers. */
-function watchSliders() {
-  if (sliderWatch) return;
-  document.addEventListener("keydown", noteKey, true);
-  document.addEventListener("pointerdown", notePointer, true);
-  document.addEventListener("pointerup", notePointer, true);
-  document.addEventListener("pointercancel", notePointer, true);
-  document.addEventListener("pointerover", hover, true);
-  document.addEventListener("pointerdown", approach, true);
-  document.addEventListener("focusin", approach, true);
-  sliderWatch = new MutationObserver((records) => {
-    if (!learnerMovesSlider()) return;
-    for (const [name, region] of regions) {
-      if (!region.root.isConnected) {
-        regions.delete(name);
-        continue;
-      }
-      if (region.moved) continue;  // the other K's screens are for the screen before the move: wait for the server
-      const slider = region.data.kSlider;
-      if (slider && records.some((record) => /** @type {Element} */ (record.target).closest?.(`.${slider}`))) {
-        const k = sliderK(region);
-        if (k !== null) {
-          region.chosenK = k === region.data.k ? null : k;
-          draw(region);
-        }
-      }
-    }
-  });
-  sliderWatch.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["aria-valuetext"] });
-}
-
-/**
- * The K the region's slider shows, or null (no slider).
- * @param {Region} region
- * @returns {number | null}
- */
-function sliderK(region) {
-  if (!region.data.kSlider) return null;
-  const input = /** @type {HTMLInputElement | null} */ (
-    document.querySelector(`.${region.data.kSlider} input[type="range"]`));
-  if (!input) return null;
-  const k = Number(input.value);
-  return Number.isInteger(k) ? k : null;
-}
-
-/**
- * The screen at ``k`` the server sent with the region's current screen, its repeated blocks filled in
- * from that screen; null when it has not arrived (or was sent with an earlier screen).
- * @param {Region} region
- * @param {number} k
- * @returns {Block[] | null}
- */
-function screenAt(region, k) {
-  const sent = otherScreens.get(region.data.name);
-  if (!sent || sent.screen !== region.data.screen || !sent.screens[String(k)]) return null;
-  return filled(region, sent.screens[String(k)]);
-}
-
-/**
- * ``blocks`` with each reference to a block of the screen shown replaced by that block; null when one is missing.
- * @param {Region} region
- * @param {Block[]} blocks
- * @returns {Block[] | null}
- */
-function filled(region, blocks) {
-  let complete = true;
+  const from = region.pairFrom;
+  const changes = form && from !== null && k !== null ? form.changes[`${from}>${k}`] : null;
+  if (!changes) return blocks;
+  let index = 0;
   /** @param {Block} block @returns {Block} */
-  const fill = (block) => {
-    if (block.same) {
-      const shown = region.byDigest.get(block.digest);
-      if (!shown) complete = false;
-      return shown || block;
+  const withChanges = (block) => {
+    if (block.kind === "numbers") {
+      const items = block.items.map((/** @type {any} */ item) => {
+        const [delta, trend] = changes[index++] || [null, null];
+        return { ...item, delta, trend };
+      });
+      return { ...block, items, digest: `${block.digest}|${from}>${k}` };
     }
-    return block.children ? { ...block, children: block.children.map(fill) } : block;
+    return "children" in block ? { ...block, children: block.children.map(withChanges) } : block;
   };
-  const all = blocks.map(fill);
-  return complete ? all : null;
+  return blocks.map(withChanges);
 }
 
 /**
- * Every block of ``blocks``, at any depth, by digest.
- * @param {Block[]} blocks
- * @param {Map<string, Block>} [into]
- * @returns {Map<string, Block>}
- */
-function byDigest(blocks, into = new Map()) {
-  for (const block of blocks) {
-    into.set(block.digest, block);
-    if (block.children) byDigest(block.children, into);
-  }
-  return into;
-}
-
-/**
- * Draw the region: the learner's move while the server has not taken it, the learner's chosen K's screen while the
- * server has not answered it, else the server's. While the chosen K's screen has not arrived, what is shown stays.
+ * Draw the region: the learner's move drawn ahead while the server has not taken it, else the screen at the K shown.
  * @param {Region} region
  */
 function draw(region) {
-  if (region.moved) {
-    reconcile(region.root, region.moved.blocks, region.views, region.ctx);
-    return;
-  }
-  if (region.chosenK === null) {
-    reconcile(region.root, region.data.blocks, region.views, region.ctx);
-    return;
-  }
-  const blocks = screenAt(region, region.chosenK);
-  if (!blocks) return;
-  reconcile(region.root, blocks, region.views, region.ctx);
-  stats.otherK += 1;
+  const blocks = region.moved ? region.moved.blocks : screenBlocks(region);
+  if (blocks) reconcile(region.blocksRoot, blocks, region.views, region.ctx);
+}
+
+/**
+ * The learner moved K (slider, keys, finger): draw that K now, and tell the server once they pause.
+ * @param {Region} region
+ * @param {number} k
+ */
+function learnerK(region, k) {
+  if (!Number.isInteger(k) || k === region.shownK || region.moved) return;
+  region.pairFrom = region.shownK;
+  region.shownK = k;
+  if (region.controls) showK(region.controls, k);
+  draw(region);
+  region.kDirty = true;
+  clearTimeout(region.settle);
+  region.settle = window.setTimeout(() => send(region, "k", {}), SETTLE_MS);
+}
+
+/**
+ * Undo, Redo, Reset grades or a setting: one message, one run.
+ * @param {Region} region
+ * @param {string} action
+ * @param {Record<string, string>} [extra]
+ */
+function control(region, action, extra = {}) {
+  const buttons = { undo: region.controls?.undo, redo: region.controls?.redo, "reset-grades": region.controls?.reset };
+  const button = buttons[/** @type {keyof typeof buttons} */ (action)];
+  if (button && button.disabled) return;
+  send(region, "control", { action, ...extra });
 }
 
 // ------------------------------------------------------------------------------------------- a tile's moves
 
-// A tile move is drawn the moment the tile is dropped, from the screen the server drew ahead for that
-// move (irlab/ui/components/region/__init__.py, live_region). The browser asks for a tile's moves when
-// the learner comes to the tile: a mouse resting on it, a focus, a press (a finger holds the tile before
-// it lifts, so the answer comes during the hold). On the drop it draws the screen of the order the tiles
-// now show, if the server sent it for the screen shown, then tells the server; when the server's answer
-// has taken the move (its tiles name the move's number), its screen replaces the one drawn ahead, which
-// is the same but for the tiles, and it brings that tile's next moves. A move made while an earlier
-// change is still on its way, or a grade, waits for the server as before.
+// A tile move is drawn the moment the tile is dropped, from the screen the server drew ahead for that move
+// (irlab/ui/walkthrough/screen.py, moves_ahead). The browser asks for a tile's moves when the learner comes to the
+// tile: a mouse resting on it, a focus, a press (a finger holds the tile before it lifts, so the answer comes
+// during the hold). On the drop it draws the screen of the order the tiles now show, if the server sent it for
+// the screen and K shown, then tells the server; its answer (a patch to the same screen but for the tiles) brings
+// that tile's next moves. A move made while an earlier change is still on its way, or a grade, waits for the
+// server.
 
-/** The moves drawn ahead for each region, by component key: for one screen, row + order -> blocks, and the tiles
- * (row + item) whose moves were asked for or sent.
- * @type {Map<string, {screen: string, screens: Map<string, Block[]>, tiles: Set<string>}>} */
+/** The moves drawn ahead for each region: for one screen and K, row + order -> patch, and the tiles asked for.
+ * @type {Map<string, {at: string, screens: Map<string, Patch>, tiles: Set<string>}>} */
 const moveScreens = new Map();
 
 /**
- * The moves drawn ahead for the region's screen ``screen`` (none yet when the screen is new).
- * @param {string} name the region's component key
- * @param {string} screen
+ * The moves drawn ahead for the region's screen and K (none yet when either is new).
+ * @param {Region} region
  */
-function movesFor(name, screen) {
-  let kept = moveScreens.get(name);
-  if (!kept || kept.screen !== screen) moveScreens.set(name, kept = { screen, screens: new Map(), tiles: new Set() });
+function movesFor(region) {
+  const at = `${region.baseScreen}|${region.shownK}`;
+  let kept = moveScreens.get(region.data.name);
+  if (!kept || kept.at !== at) moveScreens.set(region.data.name, kept = { at, screens: new Map(), tiles: new Set() });
   return kept;
 }
 
 /**
- * The key of one order of one row among the moves drawn ahead.
  * @param {string} row
  * @param {string[] | string} order the ids in rank order, or already joined by line breaks
- * @returns {string}
  */
 function moveKey(row, order) {
   return `${row}\n\n${Array.isArray(order) ? order.join("\n") : order}`;
 }
 
 /**
- * The key of one tile among the tiles whose moves were asked for or sent.
- * @param {string} row
- * @param {string} item
- * @returns {string}
+ * Take the moves the server drew ahead (for the screen this region holds).
+ * @param {Region} region
+ * @param {MoveScreensData | undefined} sent
  */
-function tileKey(row, item) {
-  return `${row}\n${item}`;
-}
-
-/**
- * Take the moves the server drew ahead (sent with ``data``, for its screen); those of other tiles on the same
- * screen stay.
- * @param {any} data
- */
-function takeMoveScreens(data) {
-  const kept = movesFor(data.name, data.screen);
-  const sent = data.moveScreens;
-  if (!sent) return;
-  kept.tiles.add(tileKey(sent.row, sent.item));
-  for (const [order, blocks] of Object.entries(sent.screens || {})) kept.screens.set(moveKey(sent.row, order), blocks);
+function takeMoveScreens(region, sent) {
+  if (!sent || sent.screen !== region.baseScreen) return;
+  const kept = movesFor(region);
+  kept.tiles.add(`${sent.row}\n${sent.item}`);
+  for (const [order, patch] of Object.entries(sent.screens || {})) {
+    kept.screens.set(moveKey(sent.row, order), asPatch(patch));
+  }
   stats.moveScreens += 1;
 }
 
 /**
- * The pointer or focus came to ``target``: if it is a tile of a region whose moves are not drawn ahead for the
- * screen shown, ask the server for them (once per tile and screen).
+ * The pointer or focus came to ``target``: if it is a tile whose moves are not drawn ahead, ask for them (once per
+ * tile, screen and K).
  * @param {Element} target
  */
 function approachTile(target) {
@@ -783,13 +700,12 @@ function approachTile(target) {
   const row = rowBlock?.dataset.key;
   if (!item || !row) return;
   for (const region of regions.values()) {
-    if (!region.root.contains(rowBlock) || region.moved || region.chosenK !== null) continue;
-    const screen = region.data.screen;
-    const kept = movesFor(region.data.name, screen);
-    if (kept.tiles.has(tileKey(row, item))) return;  // asked for already, or sent with the server's answer
-    kept.tiles.add(tileKey(row, item));
+    if (!region.root.contains(rowBlock) || region.moved || !region.base) continue;
+    const kept = movesFor(region);
+    if (kept.tiles.has(`${row}\n${item}`)) return;  // asked for already, or sent with the server's answer
+    kept.tiles.add(`${row}\n${item}`);
     // after the press's own handlers (the tiles' drag starts first): telling Streamlit takes a slow device a while
-    window.setTimeout(() => region.ctx.setStateValue("moves", { screen, row, item }), 0);
+    window.setTimeout(() => send(region, "moves", { row, item }), 0);
   }
 }
 
@@ -800,102 +716,175 @@ function approachTile(target) {
  * @param {Record<string, unknown>} change the tiles' change: order, grades, seq, action
  */
 function tileChange(region, row, change) {
-  const seq = Number(change.seq);
   const waiting = region.pending !== null;
-  region.pending = { row, seq };
-  const blocks = !waiting && change.action !== "grade" && region.chosenK === null && region.root.isConnected
-    ? movedScreen(region, row, /** @type {string[]} */ (change.order)) : null;
+  region.pending = { row, seq: Number(change.seq) };
+  const kept = moveScreens.get(region.data.name);
+  const patch = !waiting && change.action !== "grade" && region.base && kept
+    && kept.at === `${region.baseScreen}|${region.shownK}` && Array.isArray(change.order)
+    ? kept.screens.get(moveKey(row, /** @type {string[]} */ (change.order))) : null;
   // a move drawn ahead: the server's answer only confirms it, so it may as well bring the tile's next moves
-  const send = () => region.ctx.setStateValue("change", { ...change, row, ahead: Boolean(blocks) });
-  if (!blocks) {
-    send();
+  const tell = () => send(region, "change", { ...change, row, ahead: Boolean(patch) });
+  if (!patch || !region.base) {
+    tell();
     return;
   }
-  region.moved = { screen: region.data.screen, blocks };
+  region.moved = { screen: region.baseScreen, blocks: applyPatch(region.base, patch) };
+  region.pairFrom = null;
   draw(region);
   stats.moved += 1;
   // tell the server after the frame that shows the move: telling it first costs a slow device a frame's wait
-  requestAnimationFrame(() => window.setTimeout(send, 0));
-}
-
-/**
- * The screen the server drew ahead for ``order`` of tile row ``row``, its repeated blocks filled in from the screen
- * shown; null when it was not drawn ahead for the screen shown.
- * @param {Region} region
- * @param {string} row
- * @param {string[]} order
- * @returns {Block[] | null}
- */
-function movedScreen(region, row, order) {
-  const kept = moveScreens.get(region.data.name);
-  const sent = kept && kept.screen === region.data.screen && Array.isArray(order) ? kept.screens.get(moveKey(row, order)) : null;
-  return sent ? filled(region, sent) : null;
+  requestAnimationFrame(() => window.setTimeout(tell, 0));
 }
 
 /**
  * The tiles block ``row`` in ``blocks``, at any depth.
  * @param {Block[]} blocks
  * @param {string} row
- * @returns {Block | null}
+ * @returns {import("./region-data").TilesBlock | null}
  */
 function tilesBlock(blocks, row) {
   for (const block of blocks) {
     if (block.kind === "tiles" && block.key === row) return block;
-    const inside = block.children ? tilesBlock(block.children, row) : null;
+    const inside = "children" in block ? tilesBlock(block.children, row) : null;
     if (inside) return inside;
   }
   return null;
 }
 
 /**
- * Whether the server's ``data`` has taken the region's latest tile change (its row names the change's number).
+ * Whether the base has taken the region's latest tile change (its row names the change's number).
  * @param {Region} region
- * @param {any} data
  * @returns {boolean}
  */
-function takenChange(region, data) {
-  if (!region.pending) return true;
-  const ack = tilesBlock(data.blocks, region.pending.row)?.data?.ack_seq;
+function takenChange(region) {
+  if (!region.pending || !region.base) return true;
+  const ack = tilesBlock(region.base, region.pending.row)?.data?.ack_seq;
   return typeof ack === "number" && ack >= region.pending.seq;
+}
+
+// ------------------------------------------------------------------------------------------- the learner coming
+
+/** How long a pointer rests on a tile before it counts as coming to it (a pointer on its way across does not). */
+const HOVER_MS = 150;
+/** @type {number | undefined} */
+let hovering;
+
+/**
+ * A pointer over an element: ask for its moves if it is a tile and the pointer is still there after ``HOVER_MS``;
+ * a focus or a press asks at once.
+ * @param {Event} event
+ */
+function approach(event) {
+  const target = event.target;
+  if (target instanceof Element) approachTile(target);
+}
+
+/** @param {PointerEvent} event */
+function hover(event) {
+  clearTimeout(hovering);
+  if (event.buttons) return;  // a drag passing over: the learner is not coming to what lies under it
+  if (event.type === "pointerover" && event.pointerType === "mouse") hovering = window.setTimeout(() => approach(event), HOVER_MS);
+  else approach(event);
+}
+
+/**
+ * Listen on the region's own element for the learner coming to a tile, and on the page for Undo and Redo keys.
+ * @param {Region} region
+ */
+function listen(region) {
+  region.root.addEventListener("pointerover", hover, true);
+  region.root.addEventListener("pointerdown", approach, true);
+  region.root.addEventListener("focusin", approach, true);
+  onShortcut((action) => {
+    for (const each of regions.values()) {
+      if (!each.root.isConnected || !each.controls || each.controls.root.hidden) continue;
+      const button = action === "undo" ? each.controls.undo : each.controls.redo;
+      if (!button.disabled) control(each, action);
+      return true;
+    }
+    return false;
+  });
 }
 
 // ------------------------------------------------------------------------------------------- entry
 
-/** @param {{data: any, parentElement: HTMLElement & {__irlRegion?: Region}, setStateValue: (name: string, value: unknown) => void}} component */
+/**
+ * Ask the server for the screen whole: this region does not hold the screen its patch was made from.
+ * @param {Region} region
+ */
+function askWhole(region) {
+  if (region.asked === region.data.screen) return;
+  region.asked = region.data.screen || "";
+  region.base = null;
+  region.baseScreen = "";
+  send(region, "full", {});
+}
+
+/** @param {import("../types.js").ComponentArgs<RegionData> & {parentElement: HTMLElement & {__irlRegion?: Region}}} component */
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   stats.updates += 1;
   let region = parentElement.__irlRegion;
   if (!region || !region.root.isConnected) {
     const root = el("div", "irl-region", "irl-region");
+    const blocksRoot = el("div", "irl-blocks");
+    root.append(blocksRoot);
     parentElement.append(root);
     refitOnResize(root);
     /** @type {Region} */
-    const made = { root, views: new Map(), data, ctx: /** @type {any} */ (null), byDigest: new Map(), chosenK: null,
-                   asked: "", moved: null, pending: null, tileChange: () => {} };
+    const made = { root, blocksRoot, views: new Map(), data, ctx: /** @type {any} */ (null), base: null,
+                   baseScreen: "", kForm: null, shownK: null, pairFrom: null, kDirty: false, settle: undefined,
+                   controls: null, moved: null, pending: null, asked: "", tileChange: () => {} };
     made.tileChange = (row, change) => tileChange(made, row, change);
     region = parentElement.__irlRegion = made;
+    listen(made);
   }
+  const current = region;
   region.root.classList.toggle("irl-present", Boolean(data.present));
   region.data = data;
-  if (data.otherScreens) {
-    otherScreens.set(data.name, { screen: data.screen, screens: data.otherScreens });
-    stats.otherScreens += 1;
-  }
-  takeMoveScreens(data);
-  if (takenChange(region, data)) region.pending = null;
-  // the server has taken the move drawn ahead (or drew another screen from a change before it): its screen is shown
-  if (region.moved && (region.pending === null || data.screen !== region.moved.screen)) region.moved = null;
-  region.byDigest = byDigest(data.blocks);
   region.ctx = { setStateValue, plotly: data.plotly, config: data.config, tileChange: region.tileChange };
   regions.set(data.name, region);
-  watchSliders();
-  if (data.kSlider) {
-    // the server answered the learner's K (or set the slider itself): its screen is the one to show
-    if (region.chosenK !== null && sliderK(region) === data.k) region.chosenK = null;
-  } else {
-    region.chosenK = null;
+  if (data.controls && !region.controls) {
+    region.controls = createControls(region.root, {
+      k: (k) => learnerK(current, k),
+      action: (action, extra) => control(current, action, extra),
+    });
   }
+
+  if (data.same !== undefined) {
+    if (data.same !== region.baseScreen) {
+      askWhole(region);
+      return;
+    }
+  } else if (data.patch !== undefined) {
+    if (data.from !== region.baseScreen || !region.base) {
+      askWhole(region);
+      return;
+    }
+    region.base = applyPatch(region.base, asPatch(data.patch));
+    region.baseScreen = data.screen || "";
+  } else if (data.blocks) {
+    region.base = data.blocks;
+    region.baseScreen = data.screen || "";
+  }
+  if (data.kForm) region.kForm = data.kForm;
+  const newScreen = data.same === undefined;
+  if (takenChange(region)) region.pending = null;
+  // the server has taken the move drawn ahead (or drew another screen from a change before it): its screen is shown
+  if (region.moved && newScreen && (region.pending === null || region.baseScreen !== region.moved.screen)) {
+    region.moved = null;
+  }
+  // the K to show: the learner's own while the server has not been told it, else the server's
+  const k = typeof data.k === "number" ? data.k : null;
+  if (!region.kDirty && k !== null && k !== region.shownK) {
+    region.pairFrom = newScreen ? null : region.shownK;
+    region.shownK = k;
+  } else if (newScreen) {
+    region.pairFrom = region.kDirty ? (region.kForm ? region.kForm.base : null) : null;
+  }
+  if (region.shownK === null) region.shownK = k;
+  if (region.controls && data.controls) updateControls(region.controls, data.controls, region.shownK);
+  takeMoveScreens(region, data.moveScreens);
   draw(region);
   // a keyboard on a tile may move it again: ask for its moves from the new screen, unless they came with this answer
   const focused = document.activeElement;

@@ -1,9 +1,8 @@
-// Ctrl+Z and Ctrl+Shift+Z (Cmd on a Mac, and Ctrl+Y) press the page's Undo and Redo buttons.
+// Ctrl+Z and Ctrl+Shift+Z (Cmd on a Mac, and Ctrl+Y) stand for Undo and Redo (the live region's buttons).
 //
-// Keyboard shortcuts need a listener on the document. This code computes nothing and keeps no state of
-// the learner's: it clicks the real buttons (found by the Streamlit keys the server sends), so a shortcut
-// does exactly what the button does, and nothing while the button is disabled. Typing in a text field
-// keeps the field's own undo.
+// Keyboard shortcuts need a listener on the document. This module only tells which key press is which:
+// the live region (region/region.js) does what its own button does, and nothing while the button is
+// disabled. Typing in a text field keeps the field's own undo.
 
 /**
  * Which button a key press stands for.
@@ -29,26 +28,22 @@ export function inTextField(target) {
   return /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && /** @type {HTMLInputElement} */ (target).type !== "range";
 }
 
-/** @type {{undo: string, redo: string}} */
-const keys = { undo: "", redo: "" };
+/** @type {((action: "undo" | "redo") => boolean) | null} */
+let handler = null;
 
 /** @param {KeyboardEvent} event */
 function onKey(event) {
   const action = actionFor(event);
-  if (!action || inTextField(event.composedPath()[0]) || !keys[action]) return;
-  const button = /** @type {HTMLButtonElement | null} */ (document.querySelector(`.st-key-${keys[action]} button`));
-  if (!button) return;
-  event.preventDefault();
-  if (!button.disabled) button.click();
+  if (!action || !handler || inTextField(event.composedPath()[0])) return;
+  if (handler(action)) event.preventDefault();
 }
 
-/** @param {{data: {undo: string, redo: string}}} component */
-export default function (component) {
-  keys.undo = component.data.undo;
-  keys.redo = component.data.redo;
-  const host = /** @type {Window & {__irlUndoKeys?: boolean}} */ (window);
-  if (!host.__irlUndoKeys) {
-    host.__irlUndoKeys = true;
-    document.addEventListener("keydown", onKey, true);
-  }
+/**
+ * Call ``act`` for Undo and Redo key presses anywhere on the page (one listener; a later call replaces ``act``).
+ * ``act`` returns whether it did something (the key press is then the page's, not the browser's).
+ * @param {(action: "undo" | "redo") => boolean} act
+ */
+export function onShortcut(act) {
+  if (!handler) document.addEventListener("keydown", onKey, true);
+  handler = act;
 }

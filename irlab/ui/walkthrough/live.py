@@ -1,0 +1,140 @@
+"""One run of a chapter's live region: the browser's messages in, the learner's state, what the browser gets out.
+
+The region (:mod:`irlab.ui.components.region`) draws its own controls. A change of K is drawn in the
+browser from the K form (:func:`irlab.ui.walkthrough.screen.k_form`) and costs no run; the browser
+tells the server the K the learner settled on once they pause (message ``k``), and that run answers
+``same``: the screen the browser holds stays, only the controls come along. A tile move, a grade, undo,
+redo or a setting is one run, and the answer is the new screen as a patch of the one the browser holds
+(every message names it), with the new K form. A screen the browser does not hold (the first run, a
+run from outside the region, a browser that lost its screen and asked for it whole) goes whole.
+
+Who sends what, and what it costs, is in docs/architecture.md ("The data flow of ...").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, replace
+from typing import Any
+
+import streamlit as st
+
+from irlab.ui.components.region import held_screen, mount, screen_digest, tile_of, unseen_message, whole_number
+from irlab.ui.components.region.patch import patch_of
+from irlab.ui.kit.notices import notices
+from irlab.ui.walkthrough.controls import apply_control, live_controls
+from irlab.ui.walkthrough.screen import (
+    TRY_KEY,
+    done_steps,
+    k_choices,
+    k_form,
+    k_form_json,
+    moves_ahead,
+    moves_json,
+    numbers_shown,
+    session_blocks,
+    shown_screen,
+)
+from irlab.ui.walkthrough.state import (
+    adopt_tile_change,
+    current_state,
+    history,
+    redo,
+    set_state,
+    take_notices,
+    tile_change_state,
+    undo,
+)
+from irlab.walkthrough.chapter import Chapter
+from irlab.walkthrough.state import WalkthroughState
+
+REGION = "live-region"
+"""The component key of a chapter's live region."""
+
+
+def _kept(chapter: Chapter) -> dict[str, Any]:
+    """What the session keeps of the region of ``chapter``: the screen the browser holds (``base``: its digest,
+    blocks and state) and each tile row's last change taken (``acks``)."""
+    return st.session_state.setdefault(f"irlab.live.{chapter.slug}", {"acks": {}})
+
+
+def only_k_differs(a: WalkthroughState, b: WalkthroughState) -> bool:
+    """Whether two states differ in K alone (or not at all)."""
+    return all(getattr(a, item.name) == getattr(b, item.name) for item in fields(a) if item.name != "k")
+
+
+def take_messages(chapter: Chapter, state: WalkthroughState) -> tuple[WalkthroughState, dict[str, Any]]:
+    """The learner's state after the region's new messages (a K, a tile change, a control), and the messages."""
+    messages = {name: unseen_message(REGION, name) for name in ("k", "change", "control", "moves", "full")}
+    kept = _kept(chapter)
+    # the K the browser shows comes with every message: a move made right after a K change takes that K first
+    for message in (messages["k"], messages["change"], messages["control"], messages["moves"]):
+        k = whole_number(message.get("k"), 1, len(k_choices())) if message else None
+        if k is not None and k != state.effective_k(chapter):
+            state = replace(state, k=k)
+            set_state(state)
+            history()
+            break
+    change = messages["change"]
+    if change is not None:
+        seq = change.get("seq")
+        if isinstance(change.get("row"), str) and isinstance(seq, (int, float)) and not isinstance(seq, bool):
+            kept["acks"][change["row"]] = seq
+        state = adopt_tile_change(state, change, chapter.tile_rows, state.effective_mode(chapter))
+    control = messages["control"]
+    if control is not None:
+        action = control.get("action")
+        if action == "undo":
+            undo()
+        elif action == "redo":
+            redo()
+        elif (after := apply_control(state, chapter, control)) is not None:
+            set_state(after)
+        state = current_state()
+    return state, messages
+
+
+def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any]) -> None:
+    """Mount the region for ``state``: ``same``, a patch or the whole screen (the module docstring says when)."""
+    kept = _kept(chapter)
+    steps = history()
+    notices(take_notices())
+    controls = live_controls(state, chapter, steps)
+    asked = [message for message in messages.values() if message is not None]
+    holds = next((held_screen(message) for message in asked if held_screen(message)), None)
+    base = kept.get("base")
+    holds_base = base is not None and holds == base["screen"] and messages["full"] is None
+    k = state.effective_k(chapter)
+    data: dict[str, Any] = {"present": state.present, "controls": controls, "k": k}
+
+    if holds_base and only_k_differs(base["state"], state):
+        # the learner's K (or an undo of one): the browser draws it from the K form it holds
+        form = k_form(base["state"], chapter)
+        numbers_shown(chapter, state, form.headline[k], form.steps[k])
+        data["same"] = base["screen"]
+    else:
+        shown = shown_screen(state, chapter)
+        numbers = numbers_shown(chapter, state, shown.headline, shown.steps)
+        blocks = session_blocks(shown, numbers=numbers, done=done_steps(chapter), acks=kept["acks"])
+        screen = screen_digest(blocks)
+        if holds_base:
+            data |= {"from": base["screen"], "patch": patch_of(list(base["blocks"]), blocks), "screen": screen}
+        else:
+            data |= {"blocks": blocks, "screen": screen}
+        base = kept["base"] = {"screen": screen, "blocks": blocks, "state": state}
+        data["kForm"] = k_form_json(k_form(state, chapter), blocks[-1], done_steps(chapter), screen)
+
+    # a tile's moves, when asked for (the learner came to the tile): sent only then, as patches of the base
+    tile = None
+    if messages["moves"] is not None and held_screen(messages["moves"]) == base["screen"]:
+        tile = tile_of(messages["moves"])
+    if tile is not None:
+        row, item = tile
+        mode = state.effective_mode(chapter)
+        moves = moves_ahead(base["state"], state, chapter, row, item,
+                            lambda move: tile_change_state(state, move, chapter.tile_rows, mode))
+        base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
+        if moves:
+            data["moveScreens"] = {"screen": base["screen"], "row": row, "item": item,
+                                   "screens": moves_json(moves, base_try, done_steps(chapter))}
+    mount(data, key=REGION)

@@ -1,0 +1,349 @@
+"""What a learner's live region receives: the chapter's screen, its other K as patches, a tile's moves ahead.
+
+Three parts, so that a class of 200 costs what one student did:
+
+* **Shared, once per state.** :func:`shown_screen` is a state's screen as JSON with nothing of a
+  session in it (numbers without their change, "Try this" ticked where the state reaches a step, tiles
+  without the move's number). It lives in a bounded cache shared by every session of the process
+  (:class:`SharedCache`, keyed by the state): 200 students open a chapter on the same state, and most
+  follow the same moves. So do :func:`k_form` (the screen at every other K, as patches of this one, and
+  each number's change from any K to any other) and :func:`moves_ahead` (the screen after each move of
+  one tile, as patches). A patch (:mod:`irlab.ui.components.region.patch`) holds only what differs: a
+  K step changes some numbers, a few terms of a formula, the K marks of a chart, a table's rows.
+* **The session's, on top.** :func:`session_blocks` adds each number's change since the screen the
+  learner saw before (kept in the session), the "Try this" steps the learner already did (kept ticked),
+  and the number of the tiles' last change the server took (so the tiles never show an older order).
+* **What the browser gets.** The page (:mod:`irlab.ui.walkthrough.page`) sends a new screen as a patch
+  of the one the browser holds, when it knows which (each of the region's messages names it), else whole.
+
+Every number comes from the chapter's view; the browser only chooses, patches and draws.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import streamlit as st
+
+from irlab.ui.components.region import block_digest, screen_digest, with_digests
+from irlab.ui.components.region.patch import patch_of
+from irlab.ui.kit.screen import blocks_json, number_json
+from irlab.walkthrough import guide
+from irlab.walkthrough.chapter import Chapter
+from irlab.walkthrough.guide import Step
+from irlab.walkthrough.screens import Numbers, chapter_screen
+from irlab.walkthrough.state import SCENARIO, WalkthroughState
+from irlab.walkthrough.views import Headline, with_changes
+
+TRY_KEY = "try-this"
+"""The key of the "Try this" block, the region's last."""
+
+
+class SharedCache:
+    """A bounded map shared by every session of the process: the least recently used entry goes first.
+
+    Two sessions asking for the same missing entry at once may both compute it (the entries are pure, so both
+    get the same); the lock only guards the map.
+
+    >>> cache = SharedCache(2)
+    >>> [cache.get(key, lambda: key * 10) for key in (1, 2, 1, 3)]
+    [10, 20, 10, 30]
+    >>> sorted(cache._entries)  # 2 was the least recently used
+    [1, 3]
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return self._entries[key]
+            self.misses += 1
+        value = make()
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+SCREENS = SharedCache(512)
+"""State -> :class:`Shown` (about 30 KB each)."""
+K_FORMS = SharedCache(256)
+"""State -> :func:`k_form`'s shared part."""
+MOVES = SharedCache(512)
+"""State, row and tile -> :func:`moves_ahead`'s shared part."""
+
+
+def _frozen(value: Any) -> Hashable:
+    if isinstance(value, Mapping):
+        return tuple(sorted((key, _frozen(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def state_key(state: WalkthroughState, chapter: Chapter) -> Hashable:
+    """The chapter and every field of the state, hashable (grades and the queries' orders are mappings)."""
+    return (chapter.slug, *(_frozen(getattr(state, item.name)) for item in fields(state)))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A state's screen with nothing of a session in it: the region's blocks (with digests, "Try this" last), the
+    headline numbers (the values the next move's changes are counted from) and the "Try this" steps."""
+
+    blocks: tuple[dict[str, Any], ...]
+    headline: tuple[Headline, ...]
+    steps: tuple[Step, ...]
+
+    @property
+    def screen(self) -> str:
+        return screen_digest(self.blocks)
+
+
+def try_block(steps: Sequence[Step], done: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+    """The chapter's experiments, each ticked when the state reaches it or the learner did it before (``done``)."""
+    ticked = [step.reached or step.key in done for step in steps]
+    return {"kind": "try", "key": TRY_KEY, "title": f"Try this. {sum(ticked)} of {len(steps)} done",
+            "items": [{"text": step.text, "done": tick} for step, tick in zip(steps, ticked)]}
+
+
+def _headline(blocks: Sequence[Any]) -> tuple[Headline, ...]:
+    return tuple(item for block in blocks if isinstance(block, Numbers) for item in block.items)
+
+
+def shown_screen(state: WalkthroughState, chapter: Chapter) -> Shown:
+    """``state``'s screen in ``chapter``, made once per state for every session (:data:`SCREENS`)."""
+    def make() -> Shown:
+        screen = chapter_screen(state, chapter)
+        steps = tuple(guide.steps(state, chapter))
+        blocks = with_digests([*blocks_json(screen, large=state.present), try_block(steps)])
+        return Shown(tuple(blocks), _headline(screen), steps)
+
+    return SCREENS.get(state_key(state, chapter), make)
+
+
+# --- the session's part -------------------------------------------------------------------------------------------
+
+def _map_blocks(blocks: Sequence[dict[str, Any]], change: Callable[[dict[str, Any]], dict[str, Any] | None]
+                ) -> list[dict[str, Any]]:
+    """``blocks`` with ``change`` applied to each (at any depth); a changed block and every block around it get a new
+    digest, the others stay the same objects."""
+    out = []
+    for block in blocks:
+        new = change(block)
+        children = block.get("children")
+        if children is not None:
+            inner = _map_blocks(children, change)
+            if any(a is not b for a, b in zip(inner, children)):
+                new = {**(new or block), "children": inner}
+        if new is None:
+            out.append(block)
+            continue
+        new = {name: value for name, value in new.items() if name != "digest"}
+        new["digest"] = block_digest(new)
+        out.append(new)
+    return out
+
+
+def session_blocks(shown: Shown, *, numbers: Sequence[Headline], done: frozenset[str] | set[str],
+                   acks: Mapping[str, int | float]) -> list[dict[str, Any]]:
+    """``shown`` for one learner: the headline ``numbers`` with their changes (:func:`numbers_shown`), the steps they
+    did before ticked too, and each tile row's last change the server took (``acks``: row key -> seq)."""
+    items = iter(numbers)
+
+    def change(block: dict[str, Any]) -> dict[str, Any] | None:
+        kind = block["kind"]
+        if kind == "numbers":
+            new = [number_json(next(items)) for _ in block["items"]]
+            return None if new == block["items"] else {**block, "items": new}
+        if kind == "try" and set(done) - {step.key for step in shown.steps if step.reached}:
+            return try_block(shown.steps, done)
+        if kind == "tiles" and block["key"] in acks:
+            return {**block, "data": {**block["data"], "ack_seq": acks[block["key"]]}}
+        return None
+
+    return _map_blocks(list(shown.blocks), change)
+
+
+# --- every other K ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class KForm:
+    """The screen at every K for one state, drawn from the screen at the state's own K (the base).
+
+    ``at``: K -> the patch of the blocks (without "Try this", which is the learner's) at the K next to it on the way
+    from the base (K + 1 for a smaller K, K - 1 for a larger): one more term in a formula, one more table row, so
+    that seven screens weigh about what one step does. ``changes``: each headline number's change (text) and trend
+    between any two K (``values``, each once, and ``pairs``: ``"a>b"`` -> their indexes), for the browser to show
+    after a K change from a to b. ``steps`` and ``headline``: K -> the "Try this" steps and the numbers there.
+    """
+
+    base: int
+    at: Mapping[int, dict[str, Any]]
+    changes: Mapping[str, Any]
+    steps: Mapping[int, tuple[Step, ...]]
+    headline: Mapping[int, tuple[Headline, ...]]
+
+
+def toward_base(k: int, base: int) -> int:
+    """The K next to ``k`` on the way to ``base``: each K's patch is made from that K's screen.
+
+    >>> [toward_base(k, 3) for k in (1, 2, 4, 8)]
+    [2, 3, 3, 7]
+    """
+    return k + 1 if k < base else k - 1
+
+
+def k_choices() -> range:
+    """The K the slider offers: 1 to the number of pictures."""
+    return range(1, len(SCENARIO.items) + 1)
+
+
+def _without(blocks: Sequence[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    return [block for block in blocks if block["key"] != key]
+
+
+def blocks_patch(base: Sequence[dict[str, Any]], new: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``new`` blocks as a patch of ``base``'s (by key), also when nothing changed: ``{"b": keys, "p": patches}``."""
+    patch = patch_of(list(base), list(new))
+    return patch if patch is not None else {"b": [block["key"] for block in new], "p": {}}
+
+
+def with_try(patch: Mapping[str, Any], tried: dict[str, Any] | None) -> dict[str, Any]:
+    """A patch of the blocks without "Try this", with "Try this" last again (patched by ``tried``, or as it was)."""
+    return {"b": [*patch["b"], TRY_KEY], "p": {**patch["p"], **({TRY_KEY: tried} if tried is not None else {})}}
+
+
+def k_form(state: WalkthroughState, chapter: Chapter) -> KForm:
+    """``state``'s screen at every K but its own (:class:`KForm`), made once per state for every session."""
+    def make() -> KForm:
+        base_k = state.effective_k(chapter)
+        at_k = {k: shown_screen(replace(state, k=k) if k != base_k else state, chapter) for k in k_choices()}
+        patches = {k: blocks_patch(_without(at_k[toward_base(k, base_k)].blocks, TRY_KEY),
+                                   _without(other.blocks, TRY_KEY))
+                   for k, other in at_k.items() if k != base_k}
+        values: dict[tuple[str | None, str | None], int] = {}
+        pairs = {}
+        for a in at_k:
+            for b in at_k:
+                if a != b:
+                    shown = [number_json(item) for item in with_changes(at_k[b].headline, at_k[a].headline)]
+                    pairs[f"{a}>{b}"] = [values.setdefault((item["delta"], item["trend"]), len(values))
+                                         for item in shown]
+        changes = {"values": [list(value) for value in values], "pairs": pairs}
+        return KForm(base_k, patches, changes, {k: other.steps for k, other in at_k.items()},
+                     {k: other.headline for k, other in at_k.items()})
+
+    return K_FORMS.get(state_key(state, chapter), make)
+
+
+def k_form_json(form: KForm, base_try: Mapping[str, Any], done: frozenset[str] | set[str], screen: str
+                ) -> dict[str, Any]:
+    """The K form for one learner: the shared patches with "Try this" at each K as they would see it (``done``:
+    the steps they did before stay ticked), each a patch of the one next to it, the first of the try block they are
+    shown (``base_try``)."""
+    tries = {k: with_digests([try_block(steps, done)])[0] for k, steps in form.steps.items() if k != form.base}
+    tries[form.base] = dict(base_try)
+    at = {str(k): with_try(patch, patch_of(tries[toward_base(k, form.base)], tries[k]))
+          for k, patch in form.at.items()}
+    return {"screen": screen, "base": form.base, "at": at, "changes": form.changes}
+
+
+# --- a tile's moves -----------------------------------------------------------------------------------------------
+
+def moves_ahead(base_state: WalkthroughState, state: WalkthroughState, chapter: Chapter, row: str, item: str,
+                state_after: Callable[[Mapping[str, Any]], WalkthroughState]
+                ) -> dict[str, tuple[dict[str, Any], tuple[Step, ...]]]:
+    """The screen after each move of tile ``item`` in tile row ``row`` of ``state``'s screen to another rank (the
+    order, its ids joined by a line break -> the patch of ``base_state``'s screen, the one the browser holds, without
+    "Try this"; and the steps there); {} when the screen has no such row or tile. The row's tiles stay as shown (they
+    show the move themselves); each number's change is the move's. ``state_after`` turns the tiles' change into the
+    state, as the run that takes the move will. ``base_state`` is ``state`` but for K when the learner changed K in
+    the browser since the screen it holds."""
+    def make() -> dict[str, tuple[dict[str, Any], tuple[Step, ...]]]:
+        base, now = shown_screen(base_state, chapter), shown_screen(state, chapter)
+        tiles = _find(now.blocks, row)
+        order = [str(tile["id"]) for tile in tiles["data"]["tiles"]] if tiles and tiles["kind"] == "tiles" else []
+        if item not in order:
+            return {}
+        rest = [other for other in order if other != item]
+        screens = {}
+        for rank in range(len(order)):
+            moved = [*rest[:rank], item, *rest[rank:]]
+            if moved == order:
+                continue
+            after = shown_screen(state_after({"row": row, "order": moved, "grades": None}), chapter)
+            numbers = iter(with_changes(after.headline, now.headline))
+
+            def change(block: dict[str, Any], numbers=numbers) -> dict[str, Any] | None:
+                if block["kind"] == "numbers":
+                    return {**block, "items": [number_json(next(numbers)) for _ in block["items"]]}
+                return tiles if block["key"] == row else None
+
+            blocks = _map_blocks(_without(after.blocks, TRY_KEY), change)
+            screens["\n".join(moved)] = (blocks_patch(_without(base.blocks, TRY_KEY), blocks), after.steps)
+        return screens
+
+    return MOVES.get((state_key(base_state, chapter), state_key(state, chapter), row, item), make)
+
+
+def _find(blocks: Sequence[dict[str, Any]], key: str) -> dict[str, Any] | None:
+    for block in blocks:
+        if block["key"] == key:
+            return block
+        inside = _find(block.get("children", ()), key)
+        if inside is not None:
+            return inside
+    return None
+
+
+def moves_json(moves: Mapping[str, tuple[dict[str, Any], tuple[Step, ...]]], base_try: Mapping[str, Any],
+               done: frozenset[str] | set[str]) -> dict[str, Any]:
+    """A tile's moves for one learner: the shared patches, with "Try this" after each move as they would see it."""
+    return {order: with_try(patch, patch_of(base_try, with_digests([try_block(steps, done)])[0]))
+            for order, (patch, steps) in moves.items()}
+
+
+# --- what the session keeps -----------------------------------------------------------------------------------------
+
+def _session(chapter: Chapter) -> dict[str, Any]:
+    return st.session_state.setdefault(f"irlab.region.{chapter.slug}", {})
+
+
+def done_steps(chapter: Chapter) -> set[str]:
+    """The "Try this" steps the learner reached in ``chapter`` this session (kept ticked)."""
+    return _session(chapter).setdefault("done", set())
+
+
+def numbers_shown(chapter: Chapter, state: WalkthroughState, headline: Sequence[Headline],
+                  steps: Sequence[Step] = ()) -> tuple[Headline, ...]:
+    """The headline numbers of ``state`` as the learner sees them, each with its change since the numbers they saw
+    before (none before the first move, nor across a switch of mode, query or level); they become the numbers the
+    next move's changes are counted from, and ``steps`` reached stay ticked. A run that shows the same state again
+    (the learner asked for a tile's moves) shows the same changes again."""
+    session = _session(chapter)
+    kept = session.get("numbers")
+    if kept is not None and kept[0] == state:
+        items = kept[1]
+    else:
+        items = with_changes(headline, kept[1]) if kept is not None else tuple(headline)
+    session["numbers"] = (state, tuple(items))
+    done_steps(chapter).update(step.key for step in steps if step.reached)
+    return tuple(items)

@@ -1,0 +1,236 @@
+"""The live region's messages and answers under AppTest (irlab/ui/walkthrough/live.py, screen.py).
+
+A model of the browser (:class:`Browser`, what region.js does with the data: keep the screen, apply patches, draw
+another K from the K form, draw a move drawn ahead) checks, for every chapter, that what the browser draws without a
+run is exactly what the server draws when it takes the K or the move: numbers and their changes, formulas, tables,
+charts, "Try this". And that a settled K costs (almost) nothing, a tile move sends a patch, and anything malformed
+is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from irlab.ui.components.region.patch import apply_patch
+from irlab.ui.walkthrough.screen import toward_base
+from irlab.walkthrough.chapters import CHAPTERS
+from tests.ui.conftest import REGION, region_data, send_message
+
+SLUGS = [chapter.slug for chapter in CHAPTERS]
+GRADED = {chapter.slug for chapter in CHAPTERS if not chapter.binary_only}
+
+
+def plain(value):
+    """``value`` without digests (the browser marks numbers it draws after a K change with a digest of its own)."""
+    if isinstance(value, dict):
+        return {name: plain(item) for name, item in value.items() if name != "digest"}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    return value
+
+
+class Browser:
+    """What region.js keeps and draws, in Python: the screen it holds, the K form, the moves drawn ahead."""
+
+    def __init__(self) -> None:
+        self.base: list[dict] | None = None
+        self.screen = ""
+        self.form: dict | None = None
+        self.moves: dict[str, dict] = {}
+
+    def take(self, data: dict) -> None:
+        if "same" in data:
+            assert data["same"] == self.screen
+        elif "patch" in data:
+            assert data["from"] == self.screen
+            self.base, self.screen = apply_patch(self.base, data["patch"]), data["screen"]
+        else:
+            self.base, self.screen = data["blocks"], data["screen"]
+        if "kForm" in data:
+            self.form = data["kForm"]
+            assert self.form["screen"] == self.screen
+        if "moveScreens" in data:
+            assert data["moveScreens"]["screen"] == self.screen
+            self.moves = data["moveScreens"]["screens"]
+
+    def at_k(self, k: int, after: int) -> list[dict]:
+        """The screen at ``k``, drawn after the learner's change of K from ``after``."""
+        form = self.form
+        chain = []
+        while k != form["base"]:
+            chain.append(k)
+            k = toward_base(k, form["base"])
+        blocks = self.base
+        for step in reversed(chain):
+            blocks = apply_patch(blocks, form["at"][str(step)])
+        changes = iter(form["changes"]["pairs"][f"{after}>{chain[0] if chain else form['base']}"])
+        values = form["changes"]["values"]
+
+        def with_changes(block: dict) -> dict:
+            if block["kind"] == "numbers":
+                items = []
+                for item in block["items"]:
+                    delta, trend = values[next(changes)]
+                    items.append({**item, "delta": delta, "trend": trend})
+                return {**block, "items": items}
+            return {**block, "children": [with_changes(c) for c in block["children"]]} if "children" in block \
+                else block
+
+        return [with_changes(block) for block in blocks]
+
+
+def _open(open_page, slug: str, tile_change) -> tuple:
+    """A chapter in graded mode where it has it, after a move (so that numbers have changes), as a browser holds it."""
+    at = open_page(slug)
+    if slug in GRADED:
+        at.radio(key="irlab.widget.mode").set_value("graded").run()
+    at.session_state[REGION] = tile_change("2 1 3 4 5 6 7 8", row=next(iter(_chapter(slug).tile_rows)))
+    at.run()
+    browser = Browser()
+    browser.take(region_data(at))
+    return at, browser
+
+
+def _chapter(slug: str):
+    return next(chapter for chapter in CHAPTERS if chapter.slug == slug)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_k_drawn_from_the_k_form_is_the_screen_the_server_draws_at_that_k(slug, open_page, tile_change):
+    """K 3, 1, 8, 5, 6 from the K form, each after the one before (the numbers' changes are from the K shown before);
+    the same session then tells the server each K (no screen named: the answer is whole), and the two must agree."""
+    at, browser = _open(open_page, slug, tile_change)
+    shown = region_data(at)["k"]
+    for k in (3, 1, 8, 5, 6):
+        drawn = browser.at_k(k, shown)
+        send_message(at, "k", k=k)
+        assert not at.exception
+        whole = region_data(at)
+        assert whole["k"] == k and plain(drawn) == plain(whole["blocks"]), f"K {shown} -> {k}"
+        browser.take(whole)
+        shown = k
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_settled_k_is_answered_with_nothing_to_draw(slug, open_page, tile_change):
+    """The browser drew the K itself: the run that takes it sends the screen's digest back, the controls, no screen,
+    no K form, a few hundred bytes; the link gets the K."""
+    at, browser = _open(open_page, slug, tile_change)
+    send_message(at, "k", k=6, screen=browser.screen)
+    data = region_data(at)
+    assert data["same"] == browser.screen and data["k"] == 6 and data["controls"]["k"]["value"] == 6
+    assert not {"blocks", "patch", "kForm", "moveScreens"} & set(data)
+    [element] = [e for e in at.get("bidi_component") if e.proto.component_name == "irlab.region"]
+    assert len(element.proto.json) < 1500
+    assert at.query_params["k"] == "6"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_move_from_the_screen_held_is_answered_with_a_patch_that_gives_the_whole_screen(slug, open_page, tile_change):
+    """The same move twice, in two sessions: named from the screen held, the answer is a patch (smaller than the
+    screen) that gives exactly the screen the other session gets whole."""
+    row = next(iter(_chapter(slug).tile_rows))
+    results = []
+    for name_screen in (True, False):
+        at, browser = _open(open_page, slug, tile_change)
+        move = tile_change("3 2 1 4 5 6 7 8", row=row, seq=2)["change"]
+        at.session_state[REGION] = {"change": {**move, **({"screen": browser.screen} if name_screen else {})}}
+        at.run()
+        data = region_data(at)
+        assert ("patch" in data) is name_screen
+        browser.take(data)
+        results.append((browser.base, len(json.dumps(data.get("patch") or data["blocks"]))))
+    (patched, patch_size), (whole, whole_size) = results
+    assert patched == whole and patch_size < whole_size
+
+
+def _tile_rows(blocks: list[dict]) -> list[dict]:
+    found = []
+    for block in blocks:
+        if block["kind"] == "tiles":
+            found.append(block)
+        found += _tile_rows(block.get("children", []))
+    return found
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_move_drawn_ahead_is_the_screen_the_move_then_draws(slug, open_page, tile_change):
+    """Every tile row, one tile moved to three ranks, each asked for from the screen before (at K 4, which the browser
+    drew from the K form): the screen drawn ahead is the one the server then sends, but for the row's tiles (they show
+    the move themselves; the answer adds its number)."""
+    at, browser = _open(open_page, slug, tile_change)
+    send_message(at, "k", k=4, screen=browser.screen)
+    browser.take(region_data(at))
+    seq = 10
+    for row in _tile_rows(browser.base):
+        item = row["data"]["tiles"][2]["id"]
+        for rank in (0, 7, 4):
+            seq += 1
+            send_message(at, "moves", screen=browser.screen, row=row["key"], item=item, k=4)
+            data = region_data(at)
+            assert "same" in data and data["moveScreens"]["item"] == item
+            browser.take(data)
+            shown = [tile["id"] for tile in next(r for r in _tile_rows(browser.base) if r["key"] == row["key"])
+                     ["data"]["tiles"]]
+            order = [other for other in shown if other != item]
+            order.insert(rank, item)
+            assert len(browser.moves) == 7
+            ahead = apply_patch(browser.base, browser.moves["\n".join(order)])
+            at.session_state[REGION] = {"change": {"order": order, "grades": None, "seq": seq, "action": "drag",
+                                                   "item": item, "row": row["key"], "screen": browser.screen, "k": 4}}
+            at.run()
+            browser.take(region_data(at))
+            drop = {row["key"]}
+            assert plain(_without_rows(ahead, drop)) == plain(_without_rows(browser.base, drop))
+
+
+def _without_rows(blocks: list[dict], rows: set[str]) -> list[dict]:
+    return [{**block, "children": _without_rows(block["children"], rows)} if "children" in block else block
+            for block in blocks if block["key"] not in rows]
+
+
+def test_a_patch_the_browser_cannot_apply_is_asked_for_whole(open_page, tile_change):
+    """A message naming a screen the server did not send (a browser that lost its screen) gets the screen whole; so
+    does the browser's ``full``."""
+    at, browser = _open(open_page, "ndcg", tile_change)
+    send_message(at, "k", k=3, screen="not-this-one")
+    assert "blocks" in region_data(at)
+    send_message(at, "full", screen=browser.screen)
+    assert "blocks" in region_data(at)
+
+
+@pytest.mark.parametrize("message", [
+    ("k", {"k": 0}), ("k", {"k": 9}), ("k", {"k": "3"}), ("k", {"k": True}), ("k", {"k": 3.5}), ("k", {"k": 10**40}),
+    ("control", {"action": "explode"}), ("control", {"action": "setting", "name": "k", "value": "3"}),
+    ("control", {"action": "setting", "name": "returned", "value": "99"}),
+    ("control", {"action": "setting", "name": "returned", "value": "x" * 100_000}),
+    ("moves", {"row": "tiles-main", "item": "<script>alert(1)</script>"}), ("moves", {"row": 5, "item": "3"}),
+    ("moves", {"row": "x" * 100_000, "item": "3"}), ("full", {"k": "a"}),
+])
+def test_a_malformed_message_changes_nothing_and_raises_nothing(message, open_page):
+    """The region's messages are untrusted: a K off the slider, an unknown control or setting, a setting's value that is
+    not a choice, a tile that is not on the page change nothing (and never raise)."""
+    at = open_page("conventions")
+    before = region_data(at)
+    kind, fields = message
+    send_message(at, kind, **fields, screen=before["screen"])
+    assert not at.exception
+    after = region_data(at)
+    assert after["k"] == before["k"] and after["controls"] == before["controls"] and "moveScreens" not in after
+
+
+def test_a_setting_and_reset_grades_are_controls_of_the_region(open_page, tile_change, shown_metrics):
+    """Conventions' "items returned" is a setting the region draws and sends; Reset grades puts the rubric back."""
+    at = open_page("conventions")
+    send_message(at, "control", action="setting", name="returned", value="3")
+    [returned] = region_data(at)["controls"]["settings"]
+    assert returned["value"] == "3" and at.query_params["returned"] == "3"
+    at = open_page("ndcg")
+    grades = {str(i): g for i, g in zip(range(1, 9), (4, 4, 1, 3, 4, 1, 3, 2))}
+    at.session_state[REGION] = tile_change("1 2 3 4 5 6 7 8", grades=grades)
+    at.run()
+    assert region_data(at)["controls"]["resetGrades"]["enabled"] is True and shown_metrics(at)["NDCG@2"] == "1"
+    send_message(at, "control", action="reset-grades")
+    assert region_data(at)["controls"]["resetGrades"]["enabled"] is False and shown_metrics(at)["NDCG@2"] == "0.3869"
