@@ -328,12 +328,7 @@ export interface KForm {
   at: {
     [k: string]: Patch1;
   };
-  /**
-   * 'a>b' -> each headline number's [change, trend] from K = a to K = b.
-   */
-  changes: {
-    [k: string]: [string | null, string | null][];
-  };
+  changes: KChanges;
 }
 /**
  * A JSON value as a patch of another (irlab/ui/components/region/patch.py).
@@ -343,6 +338,21 @@ export interface KForm {
  */
 export interface Patch1 {
   [k: string]: unknown;
+}
+/**
+ * Each headline number's change between two K, for the browser to show after a K change.
+ */
+export interface KChanges {
+  /**
+   * Each [change as text, trend] once.
+   */
+  values: [string | null, string | null][];
+  /**
+   * 'a>b' -> the index in values of each headline number's change.
+   */
+  pairs: {
+    [k: string]: number[];
+  };
 }
 /**
  * The screen after each move of one tile (irlab/ui/walkthrough/screen.py, moves_ahead).

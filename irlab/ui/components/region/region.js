@@ -531,6 +531,7 @@ function reconcile(container, blocks, views, ctx) {
  * @typedef {{root: HTMLElement, blocksRoot: HTMLElement, views: Map<string, View>, data: RegionData,
  *            ctx: Context, base: Block[] | null, baseScreen: string, kForm: KForm | null, shownK: number | null,
  *            pairFrom: number | null, kDirty: boolean, settle: number | undefined, controls: ControlsView | null,
+ *            made: Map<string, Block[]>,
  *            moved: Move | null, pending: {row: string, seq: number} | null, asked: string,
  *            tileChange: (row: string, change: Record<string, unknown>) => void}} Region
  * @typedef {import("./controls.js").ControlsView} ControlsView
@@ -567,6 +568,30 @@ function send(region, name, message) {
 }
 
 /**
+ * The base's blocks at ``k``: the K form's patch of the blocks at the K next to it on the way to the base (each made
+ * once per screen held).
+ * @param {Region} region
+ * @param {KForm} form
+ * @param {number} k
+ * @returns {Block[] | null}
+ */
+function atK(region, form, k) {
+  if (k === form.base) return region.base;
+  const patch = form.at[String(k)];
+  if (!patch) return null;
+  const key = `${region.baseScreen}|${k}`;
+  const kept = region.made.get(key);
+  if (kept) return kept;
+  const from = atK(region, form, k < form.base ? k + 1 : k - 1);
+  if (!from) return null;
+  const blocks = /** @type {Block[]} */ (applyPatch(from, asPatch(patch)));
+  if (region.made.size > 16) region.made.clear();
+  region.made.set(key, blocks);
+  stats.otherK += 1;
+  return blocks;
+}
+
+/**
  * The blocks of the screen to show: the base at its own K, else the K form's patch of it; after the learner's change
  * of K, each number's change is the one from the K shown before (the server's, for that pair of K).
  * @param {Region} region
@@ -579,21 +604,21 @@ function screenBlocks(region) {
   const k = region.shownK;
   let blocks = base;
   if (form && form.screen === region.baseScreen && k !== null && k !== form.base) {
-    const patch = form.at[String(k)];
-    if (!patch) return null;
-    blocks = applyPatch(base, asPatch(patch));
-    stats.otherK += 1;
+    const made = atK(region, form, k);
+    if (!made) return null;
+    blocks = made;
   }
   const from = region.pairFrom;
-  const changes = form && from !== null && k !== null ? form.changes[`${from}>${k}`] : null;
-  if (!changes) return blocks;
+  const pair = form && from !== null && k !== null ? form.changes.pairs[`${from}>${k}`] : null;
+  if (!form || !pair) return blocks;
+  const values = form.changes.values;
   let index = 0;
   /** @param {Block} block @returns {Block} */
   const withChanges = (block) => {
     if (block.kind === "numbers") {
-      const items = block.items.map((/** @type {any} */ item) => {
-        const [delta, trend] = changes[index++] || [null, null];
-        return { ...item, delta, trend };
+      const items = block.items.map((item) => {
+        const [delta, trend] = values[pair[index++] ?? -1] || [null, null];
+        return { ...item, delta: delta ?? null, trend: /** @type {typeof item.trend} */ (trend ?? null) };
       });
       return { ...block, items, digest: `${block.digest}|${from}>${k}` };
     }
@@ -834,7 +859,7 @@ export default function (component) {
     /** @type {Region} */
     const made = { root, blocksRoot, views: new Map(), data, ctx: /** @type {any} */ (null), base: null,
                    baseScreen: "", kForm: null, shownK: null, pairFrom: null, kDirty: false, settle: undefined,
-                   controls: null, moved: null, pending: null, asked: "", tileChange: () => {} };
+                   controls: null, made: new Map(), moved: null, pending: null, asked: "", tileChange: () => {} };
     made.tileChange = (row, change) => tileChange(made, row, change);
     region = parentElement.__irlRegion = made;
     listen(made);
