@@ -25,6 +25,7 @@ from irlab.explain.breakdown import Breakdown, Column, explain_mean, latex_measu
 from irlab.explain.formula import Add, Expr, Frac, Normalised, Num
 from irlab.metrics.conventions import check_variant
 from irlab.metrics.reciprocal_rank import RankedQueries
+from irlab.metrics.teaching import Mistake, Teaching, count_relevant, with_options
 
 _DENOMINATORS = {
     "relevant": (r"R", "the number of relevant items R"),
@@ -169,3 +170,52 @@ def average_precision_kernel(rankings: JudgedRankings, k: int | None = None, *,
     count = {"relevant": lambda: relevant, "min-k-r": lambda: relevant if k is None else np.minimum(k, relevant),
              "found": lambda: rankings.hits_at(k, relevance_level)}[denominator]()
     return divide(total, count)
+
+
+# --- how exercises teach it (irlab.metrics.teaching) ----------------------------------------------------------------
+
+_AP_DENOMINATOR_WORDS = {"relevant": "R, all relevant documents of the query (0 if R is 0)",
+                         "min-k-r": "min(k, R), R being the number of relevant documents (0 if R is 0)",
+                         "found": "the relevant documents found in the top k (0 if none)"}
+
+
+def _average_precision_summary(measure) -> str:
+    den = _AP_DENOMINATOR_WORDS[measure.options.get("denominator", "relevant")]
+    return f"Computes average precision (AP@k): the sum of the precision at each relevant rank, divided by {den}."
+
+
+def _average_precision_code(measure, rel: int) -> str:
+    den = {"relevant": "relevant", "min-k-r": "relevant if k is None else min(k, relevant)",
+           "found": "hits"}[measure.options.get("denominator", "relevant")]
+    return ("top = ranking if k is None else ranking[:k]\n"
+            "hits, total = 0, 0.0\n"
+            "for rank, doc in enumerate(top, start=1):\n"
+            f"    if ground_truth.get(doc, 0) >= {rel}:\n"
+            "        hits += 1\n"
+            "        total += hits / rank  # the precision at this relevant rank\n"
+            f"{count_relevant(rel)}\n"
+            f"denominator = {den}\n"
+            "return total / denominator if denominator else 0.0")
+
+
+def _over_found(m):
+    if m.family == "AP" and m.options.get("denominator", "relevant") == "relevant":
+        return with_options(m, denominator="found")
+    return None
+
+
+def _over_min_k_r(m):
+    if m.family == "AP" and m.cutoff is not None and m.options.get("denominator", "relevant") == "relevant":
+        return with_options(m, denominator="min-k-r")
+    return None
+
+
+AVERAGE_PRECISION_TEACHING = Teaching(
+    "average_precision", _average_precision_summary, "AP@k", _average_precision_code, quiz_k=True,
+    mistakes=(Mistake("ap-over-found", "AP divided by the relevant items found",
+                      "You divided by the relevant items found in the top K, but AP divides by all relevant items "
+                      "of the query, found or not.", _over_found),
+              Mistake("ap-over-min-k-r", "AP divided by min(K, R)",
+                      "You divided by the smaller of K and the number of relevant items, but AP here divides by all "
+                      "relevant items of the query.", _over_min_k_r)),
+    examples=("AP", "AP@5", "AP(denominator='min-k-r')@4", "AP(denominator='found')@5", "AP(rel=2)@6"))

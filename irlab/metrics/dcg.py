@@ -25,6 +25,7 @@ relevant item) gives NDCG 0.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from numbers import Real
 
 import numpy as np
@@ -36,6 +37,7 @@ from irlab.errors import ValidationError
 from irlab.explain.breakdown import Breakdown, Column, latex_measure, measure_name
 from irlab.explain.formula import Add, Expr, Frac, Log2, Num, Pow, Sub
 from irlab.metrics.conventions import check_variant
+from irlab.metrics.teaching import Mistake, Teaching, discount_function, gain_function, ideal_gains
 
 Gain = str | Mapping[int, float]
 
@@ -406,3 +408,61 @@ def ndcg_kernel(rankings: JudgedRankings, k: int | None = None, *, gain: Gain = 
     """
     return divide(dcg_kernel(rankings, k, gain=gain, discount=discount),
                   idcg_kernel(rankings, k, gain=gain, discount=discount, ideal=ideal))
+
+
+# --- how exercises teach them (irlab.metrics.teaching) --------------------------------------------------------------
+
+def _cg_code(measure, rel: int) -> str:
+    return (f"{gain_function(measure)}\n\n"
+            "top = ranking if k is None else ranking[:k]\n"
+            "return float(sum(gain(ground_truth.get(doc, 0)) for doc in top))")
+
+
+def _dcg_code(measure, rel: int) -> str:
+    return (f"{gain_function(measure)}\n\n{discount_function(measure)}\n\n"
+            "top = ranking if k is None else ranking[:k]\n"
+            "return float(sum(gain(ground_truth.get(doc, 0)) / discount(rank)\n"
+            "                 for rank, doc in enumerate(top, start=1)))")
+
+
+def _idcg_code(measure, rel: int) -> str:
+    return (f"{gain_function(measure)}\n\n{discount_function(measure)}\n\n"
+            f"{ideal_gains(measure)}\n"
+            "if k is not None:\n    ideal = ideal[:k]\n"
+            "return float(sum(g / discount(rank) for rank, g in enumerate(ideal, start=1)))")
+
+
+def _ndcg_code(measure, rel: int) -> str:
+    return (f"{gain_function(measure)}\n\n{discount_function(measure)}\n\n"
+            "def dcg(gains):\n    return sum(g / discount(rank) for rank, g in enumerate(gains, start=1))\n\n"
+            "gains = [gain(ground_truth.get(doc, 0)) for doc in ranking]\n"
+            f"{ideal_gains(measure)}\n"
+            "if k is not None:\n    gains, ideal = gains[:k], ideal[:k]\n"
+            "best = dcg(ideal)\n"
+            "return dcg(gains) / best if best > 0 else 0.0")
+
+
+def _dcg_for_ndcg(m):
+    """DCG with the same gain, discount and cut-off, where NDCG was asked."""
+    if m.family == "nDCG":
+        return replace(m, family="DCG", options={k: v for k, v in m.options.items() if k != "ideal"})
+    return None
+
+
+NDCG_TEACHING = Teaching(
+    "ndcg", "Computes NDCG@k: DCG@k divided by IDCG@k, the DCG@k of the ideal ranking (0 if IDCG@k is 0).", "NDCG@k",
+    _ndcg_code, quiz_k=True,
+    mistakes=(Mistake("dcg-not-normalised", "DCG instead of NDCG",
+                      "You gave DCG, but NDCG divides it by IDCG, the DCG of the ideal ranking.", _dcg_for_ndcg),),
+    examples=("nDCG", "nDCG@5", "nDCG(gain='exponential')@5", "nDCG(discount='jarvelin-kekalainen')@5",
+              "nDCG(ideal='retrieved')@4", "nDCG(gains={0: 1, 1: 3, 2: 7})@5", "nDCG(gains={1: 10, 2: 1})@3",
+              "nDCG(dcg='exp-log2', discount='jk', ideal='retrieved')"))
+DCG_TEACHING = Teaching(
+    "dcg", "Computes DCG@k: the sum over ranks of the gain divided by the discount of the rank.", "DCG@k", _dcg_code,
+    quiz_k=True, examples=("DCG@3", "DCG(gain='exponential', discount='jk')@4", "DCG"))
+IDCG_TEACHING = Teaching(
+    "idcg", "Computes IDCG@k: the DCG@k of the ideal ranking (documents sorted by gain, best first).", "IDCG@k",
+    _idcg_code, examples=("IDCG@5", "IDCG(ideal='retrieved')", "IDCG(gains={0: 2})@3"))
+CG_TEACHING = Teaching(
+    "cg", "Computes CG@k: the sum of the gains of the top k documents, whatever their order.", "CG@k", _cg_code,
+    examples=("CG@4", "CG(gain='exponential')"))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from irlab.explain.breakdown import Breakdown, latex_measure, measure_name
 from irlab.explain.formula import Add, Expr, Frac, Min, Num, format_number
 from irlab.metrics.confusion import explain_confusion_at_k
 from irlab.metrics.conventions import check_variant
+from irlab.metrics.teaching import Mistake, Teaching, count_relevant, with_options
 
 _NO_RELEVANT = "The query has no relevant item: the value is defined as 0 (trec_eval)."
 
@@ -260,3 +262,82 @@ def success_kernel(rankings: JudgedRankings, k: int, *,
                    relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> np.ndarray:
     """:func:`explain_success_at_k`'s value for every query (trec_eval ``success_k``)."""
     return (rankings.hits_at(k, relevance_level) > 0).astype(np.float64)
+
+
+# --- how exercises teach them (irlab.metrics.teaching) --------------------------------------------------------------
+
+def _hits(rel: int, top: str = "ranking[:k]") -> str:
+    return f"hits = sum(1 for doc in {top} if ground_truth.get(doc, 0) >= {rel})"
+
+
+def _precision_summary(measure) -> str:
+    den = ("the number of documents in the top k" if measure.options.get("denominator", "k") == "retrieved" else
+           "k (also when fewer than k documents were ranked)")
+    return f"Computes Precision@k: the relevant documents in the top k, divided by {den}."
+
+
+def _precision_code(measure, rel: int) -> str:
+    if measure.options.get("denominator", "k") == "retrieved":
+        return f"{_hits(rel)}\nreturned = len(ranking[:k])\nreturn hits / returned if returned else 0.0"
+    return f"{_hits(rel)}\nreturn hits / k"
+
+
+def _recall_summary(measure) -> str:
+    den = ("min(k, R), R being the number of relevant documents" if measure.options.get("denominator") == "min-k-r"
+           else "all relevant documents of the query")
+    return f"Computes Recall@k: the relevant documents in the top k, divided by {den}."
+
+
+def _recall_code(measure, rel: int) -> str:
+    den = "min(k, relevant)" if measure.options.get("denominator") == "min-k-r" else "relevant"
+    return f"{count_relevant(rel)}\nif relevant == 0:\n    return 0.0\n{_hits(rel)}\nreturn hits / {den}"
+
+
+def _r_precision_code(measure, rel: int) -> str:
+    return (f"{count_relevant(rel)}\nif relevant == 0:\n    return 0.0\n{_hits(rel, 'ranking[:relevant]')}\n"
+            "return hits / relevant")
+
+
+def _success_code(measure, rel: int) -> str:
+    return f"return 1.0 if any(ground_truth.get(doc, 0) >= {rel} for doc in ranking[:k]) else 0.0"
+
+
+def _precision_for_recall(m):
+    return replace(m, family="P", options={}) if m.family == "R" else None
+
+
+def _recall_for_precision(m):
+    return replace(m, family="R", options={}) if m.family == "P" else None
+
+
+def _recall_over_min_k_r(m):
+    if m.family == "R" and m.options.get("denominator", "relevant") == "relevant":
+        return with_options(m, denominator="min-k-r")
+    return None
+
+
+PRECISION_INSTEAD_OF_RECALL = Mistake(
+    "precision-instead-of-recall", "Precision@K instead of Recall@K",
+    "You divided the relevant items in the top K by K, which is Precision@K; Recall@K divides them by all relevant "
+    "items of the query.", _precision_for_recall)
+RECALL_INSTEAD_OF_PRECISION = Mistake(
+    "recall-instead-of-precision", "Recall@K instead of Precision@K",
+    "You divided the relevant items in the top K by all relevant items of the query, which is Recall@K; "
+    "Precision@K divides them by K.", _recall_for_precision)
+
+PRECISION_TEACHING = Teaching(
+    "precision", _precision_summary, "Precision@k", _precision_code, mistakes=(RECALL_INSTEAD_OF_PRECISION,),
+    quiz_k=True, examples=("P@3", "P(denominator='retrieved')@3", "P(rel=2)@4"))
+RECALL_TEACHING = Teaching(
+    "recall", _recall_summary, "Recall@k", _recall_code, quiz_k=True,
+    mistakes=(PRECISION_INSTEAD_OF_RECALL,  # the classic mix-up first: on a tie it is the likelier explanation
+              Mistake("recall-over-min-k-r", "recall divided by min(K, R)",
+                      "You divided by the smaller of K and the number of relevant items, but recall divides by all "
+                      "relevant items of the query.", _recall_over_min_k_r)),
+    examples=("R@3", "R(denominator='min-k-r')@2", "R(rel=2)@4"))
+R_PRECISION_TEACHING = Teaching(
+    "r_precision", "Computes R-precision: Precision@R, where R is the number of relevant documents (0 if R is 0).",
+    "R-precision", _r_precision_code, examples=("Rprec", "Rprec(rel=2)"))
+SUCCESS_TEACHING = Teaching(
+    "success", "Computes Success@k: 1 if a relevant document is in the top k, else 0.", "Success@k", _success_code,
+    examples=("Success@2", "Success(rel=3)@6"))

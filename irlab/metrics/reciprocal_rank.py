@@ -20,6 +20,7 @@ from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, check_relevance_level,
 from irlab.data.rankings import check_cutoff, check_ranking
 from irlab.explain.breakdown import Breakdown, Column, explain_mean, latex_measure, measure_name
 from irlab.explain.formula import Expr, Frac, Num
+from irlab.metrics.teaching import Teaching
 
 RankedQueries = Mapping[str, tuple[Sequence[str], Mapping[str, int]]]
 """Several queries: query name -> (ranking, judgments)."""
@@ -126,3 +127,18 @@ def reciprocal_rank_kernel(rankings: JudgedRankings, k: int | None = None, *,
         relevant = relevant & (rankings.row_rank <= k)
     first = rankings.first_rank(relevant)
     return divide(np.ones(len(first)), first)
+
+
+# --- how exercises teach it (irlab.metrics.teaching) ----------------------------------------------------------------
+
+def _reciprocal_rank_code(measure, rel: int) -> str:
+    return ("top = ranking if k is None else ranking[:k]\n"
+            "for rank, doc in enumerate(top, start=1):\n"
+            f"    if ground_truth.get(doc, 0) >= {rel}:\n"
+            "        return 1 / rank\n"
+            "return 0.0")
+
+
+RECIPROCAL_RANK_TEACHING = Teaching(
+    "reciprocal_rank", "Computes the reciprocal rank: 1 / the rank of the first relevant document (0 if none).",
+    "RR@k", _reciprocal_rank_code, quiz_k=False, examples=("RR", "RR@2", "RR(rel=2)"))

@@ -46,6 +46,7 @@ from irlab.metrics import (
     yaap,
 )
 from irlab.metrics.conventions import CONVENTIONS, check_variant
+from irlab.metrics.teaching import Teaching
 
 # --- declarations ---------------------------------------------------------------------------------
 
@@ -105,8 +106,9 @@ class Family:
     """A measure family: names, cutoff, parameters, label, help, definition and kernel.
 
     ``label`` is what a picker shows, ``short`` a short heading (``Precision@K``), ``help`` one
-    plain sentence on what it measures, ``python_name`` the name of its function in generated
-    notebooks (the families exercises can teach have one).
+    plain sentence on what it measures, ``teaching`` how exercises teach it (the notebook's function,
+    the mistakes to name, the quiz: :class:`~irlab.metrics.teaching.Teaching`; None where exercises
+    do not teach it).
 
     ``summary`` is how trec_eval's ``all`` line sums it up over queries: ``mean``; ``gmean`` (the
     geometric mean, each value at least 0.00001); ``sum`` (the counts); ``queries`` (how many);
@@ -129,7 +131,12 @@ class Family:
     per_query: bool = True
     short: str = ""
     help: str = ""
-    python_name: str = ""
+    teaching: Teaching | None = None
+
+    @property
+    def python_name(self) -> str:
+        """The name of its function in generated notebooks ("" when exercises do not teach it)."""
+        return self.teaching.python_name if self.teaching else ""
 
     @property
     def short_label(self) -> str:
@@ -220,7 +227,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
                                                  topic="ap_denominator")),
            aliases=("map", "ap"), trec=(TrecName("map"), TrecName("map_cut", cutoffs=_RANK_CUTS)),
            short="AP@K", help="The precision at each relevant rank k <= K, summed, divided by all relevant documents.",
-           python_name="average_precision"),
+           teaching=average_precision.AVERAGE_PRECISION_TEACHING),
     Family("GMAP", "Geometric mean AP", "AP averaged with the geometric mean over queries",
            average_precision.explain_average_precision, average_precision.average_precision_kernel,
            params=(REL,), aliases=("gm_map",), trec=(TrecName("gm_map"),), summary="gmean",
@@ -233,14 +240,14 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            trec=(TrecName("Rprec"), TrecName("Rprec_mult", cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
                                              param="mult")),
            short="R-precision", help="Precision at rank R, where R is the number of relevant documents.",
-           python_name="r_precision"),
+           teaching=precision_recall.R_PRECISION_TEACHING),
     Family("Bpref", "bpref", "binary preference: relevant documents above judged non-relevant ones",
            bpref.explain_bpref, bpref.bpref_kernel, params=(REL,), aliases=("bpref",), trec=(TrecName("bpref"),)),
     Family("RR", "Reciprocal rank (RR; its mean is MRR)", "reciprocal rank",
            reciprocal_rank.explain_reciprocal_rank, reciprocal_rank.reciprocal_rank_kernel, cutoff="optional",
            params=(REL,), aliases=("recip_rank", "mrr", "rr"), trec=(TrecName("recip_rank"),),
            short="Reciprocal rank", help="1 divided by the rank of the first relevant document (0 if there is none).",
-           python_name="reciprocal_rank"),
+           teaching=reciprocal_rank.RECIPROCAL_RANK_TEACHING),
     Family("IPrec", "Interpolated precision at recall r", "the best precision once recall reaches r",
            interpolated.explain_iprec_at_recall, interpolated.iprec_kernel, cutoff="required", cutoff_kind="recall",
            params=(REL,), aliases=("iprec",), trec=(TrecName("iprec_at_recall", cutoffs=interpolated.ELEVEN_POINTS),)),
@@ -248,7 +255,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            precision_recall.precision_kernel, cutoff="required",
            params=(REL, Param("denominator", "k", "what P@K divides by", topic="precision_denominator")),
            aliases=("precision", "p"), trec=(TrecName("P", cutoffs=_RANK_CUTS),),
-           short="Precision@K", help="Relevant documents in the top K, divided by K.", python_name="precision"),
+           short="Precision@K", help="Relevant documents in the top K, divided by K.",
+           teaching=precision_recall.PRECISION_TEACHING),
     Family("relstring", "Grades of the top N", "the grades of the top N documents as characters",
            judged.explain_relstring, judged.relstring_kernel,
            params=(Param("length", 10, "how many ranks to show", check=_length),),
@@ -260,7 +268,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            trec=(TrecName("recall", cutoffs=_RANK_CUTS),
                  TrecName("relative_P", cutoffs=_RANK_CUTS, options={"denominator": "min-k-r"})),
            short="Recall@K", help="Relevant documents in the top K, divided by all relevant documents.",
-           python_name="recall"),
+           teaching=precision_recall.RECALL_TEACHING),
     Family("infAP", "Inferred AP", "AP estimated from a sample of judgments", infap.explain_infap, infap.infap_kernel,
            params=(REL,), aliases=("infap",), trec=(TrecName("infAP"),)),
     Family("GMBpref", "Geometric mean bpref", "bpref averaged with the geometric mean over queries",
@@ -286,7 +294,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("nDCG", "nDCG (normalised DCG)", "normalised discounted cumulative gain", dcg.explain_ndcg_at_k,
            dcg.ndcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL), aliases=("ndcg",),
            trec=(TrecName("ndcg", param="gains"), TrecName("ndcg_cut", cutoffs=_RANK_CUTS)),
-           short="nDCG@K", help="DCG@K divided by the DCG@K of the ideal order.", python_name="ndcg"),
+           short="nDCG@K", help="DCG@K divided by the DCG@K of the ideal order.", teaching=dcg.NDCG_TEACHING),
     Family("nDCGrel", "nDCG at relevant documents", "nDCG averaged at each relevant document (experimental)",
            gain_averages.explain_ndcg_rel, gain_averages.ndcg_rel_kernel, params=(_LEVEL_GAINS,),
            aliases=("ndcg_rel",), trec=(TrecName("ndcg_rel", param="gains"),)),
@@ -296,7 +304,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("Success", "Success@K (a hit in the top K)", "success (hit) at k", precision_recall.explain_success_at_k,
            precision_recall.success_kernel, cutoff="required", params=(REL,), aliases=("success",),
            trec=(TrecName("success", cutoffs=(1, 5, 10)),),
-           short="Success@K", help="1 when a relevant document is in the top K, else 0.", python_name="success"),
+           short="Success@K", help="1 when a relevant document is in the top K, else 0.",
+           teaching=precision_recall.SUCCESS_TEACHING),
     Family("SetP", "Set precision", "relevant retrieved / retrieved", set_measures.explain_set_precision,
            set_measures.set_precision_kernel, params=(REL,), aliases=("set_p",), trec=(TrecName("set_P"),)),
     Family("SetRelP", "Relative set precision", "relevant retrieved / min(retrieved, R)",
@@ -325,14 +334,14 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            yaap.explain_yaap, yaap.yaap_kernel, params=(REL,), aliases=("yaap",), trec=(TrecName("yaap"),)),
     Family("CG", "CG (cumulative gain)", "cumulative gain", dcg.explain_cg_at_k, dcg.cg_kernel, cutoff="optional",
            params=(_GAIN, _GAINS),
-           short="CG@K", help="The grades (gains) of the top K, summed.", python_name="cg"),
+           short="CG@K", help="The grades (gains) of the top K, summed.", teaching=dcg.CG_TEACHING),
     Family("DCG", "DCG", "discounted cumulative gain", dcg.explain_dcg_at_k, dcg.dcg_kernel, cutoff="optional",
            params=_GAIN_PARAMS, trec=(TrecName("dcg", param="gains"),),
-           short="DCG@K", help="Each gain in the top K divided by log2(rank + 1), summed.", python_name="dcg"),
+           short="DCG@K", help="Each gain in the top K divided by log2(rank + 1), summed.", teaching=dcg.DCG_TEACHING),
     Family("IDCG", "IDCG (DCG of the ideal ranking)", "ideal discounted cumulative gain", dcg.explain_idcg_at_k,
            dcg.idcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL),
            trec=(TrecName("ideal_dcg", param="gains"),),
-           short="IDCG@K", help="The DCG@K of the ideal order: the best DCG@K possible.", python_name="idcg"),
+           short="IDCG@K", help="The DCG@K of the ideal order: the best DCG@K possible.", teaching=dcg.IDCG_TEACHING),
 )}
 """Every measure family, in trec_eval's print order (IR Lab's own families last)."""
 
@@ -462,12 +471,16 @@ def trec_cutoff_label(cutoff: int | float, kind: str) -> str:
     return f"{cutoff:.2f}" if kind == "recall" else str(cutoff)
 
 
-TEACHING_ORDER = ("P", "R", "RR", "AP", "nDCG", "Rprec", "Success", "CG", "DCG", "IDCG")
+WALKTHROUGH_ORDER = ("P", "R", "RR", "AP", "nDCG", "Rprec", "Success", "CG", "DCG", "IDCG")
 """The families of the walkthrough, listed first wherever measures are offered."""
+
+TEACHING_ORDER = (*WALKTHROUGH_ORDER,
+                  *(name for name, f in FAMILIES.items() if f.teaching is not None and name not in WALKTHROUGH_ORDER))
+"""The families exercises can teach (those that declare a ``teaching``): the walkthrough's, then the others."""
 
 
 def families_for_people() -> list[Family]:
-    """Every measure family (not the run id), the walkthrough's first: the order pickers and help list them."""
+    """Every measure family (not the run id), the teachable ones first: the order pickers and help list them."""
     rest = [f for name, f in FAMILIES.items() if name not in TEACHING_ORDER and f.name != "runid"]
     return [FAMILIES[name] for name in TEACHING_ORDER] + rest
 

@@ -31,7 +31,7 @@ from irlab.exercises.answers import parse_answer
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
 from irlab.metrics.measure_names import parse_measure
-from irlab.metrics.registry import FAMILIES
+from irlab.metrics.registry import FAMILIES, families_for_people
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CATS_IN_BOXES, WHITE_CAT_IN_A_BOX
 
 
@@ -46,8 +46,10 @@ class QuizMetric:
     hint: str
 
 
-ASKED_WITH_K = {"P": True, "R": True, "RR": False, "AP": True, "DCG": True, "nDCG": True}
-"""The families the quiz asks about, in the order offered, and whether a question sets K."""
+ASKED_WITH_K = {family.name: family.teaching.quiz_k for family in families_for_people()
+                if family.teaching is not None and family.teaching.quiz_k is not None}
+"""The families the quiz asks about, in the order offered, and whether a question sets K: as each family's teaching
+declares it (``Teaching.quiz_k`` in :mod:`irlab.metrics.teaching`)."""
 
 
 def _quiz_metric(family: str, uses_k: bool) -> QuizMetric:

@@ -1,31 +1,31 @@
-"""The notebooks' plain-Python solutions agree with irlab on every measure family and variant.
+"""The notebooks' plain-Python solutions agree with irlab on every teachable measure family and variant.
 
 The solution notebook's code cells are run here directly (no Jupyter), then every question is
-recomputed with the notebook's own functions and data literals and compared with irlab.
+recomputed with the notebook's own functions and data literals and compared with irlab; and one
+notebook of every family's examples runs in a real Jupyter kernel.
 """
 
 from __future__ import annotations
 
+import ast
 import random
+import re
+import subprocess
+import sys
 
+import nbformat
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irlab.exercises import answer_key, exercise_from_dict, exercise_notebook
+from irlab.exercises import answer_key, exercise_from_dict, exercise_notebook, notebook_text
 from irlab.exercises.codegen import function_key, function_names
 from irlab.metrics.measure_names import parse_measure
+from irlab.metrics.registry import families_for_people
 
-MEASURES = [
-    "P@3", "P(denominator='retrieved')@3", "P(rel=2)@4", "R@3", "R(denominator='min-k-r')@2", "RR", "RR@2",
-    "RR(rel=2)", "AP", "AP@5", "AP(denominator='min-k-r')@4", "AP(denominator='found')@5", "AP(rel=2)@6",
-    "nDCG", "nDCG@5", "nDCG(gain='exponential')@5", "nDCG(discount='jarvelin-kekalainen')@5",
-    "nDCG(ideal='retrieved')@4", "nDCG(gains={0: 1, 1: 3, 2: 7})@5", "nDCG(gains={1: 10, 2: 1})@3",
-    "nDCG(dcg='exp-log2', discount='jk', ideal='retrieved')", "DCG@3", "DCG(gain='exponential', discount='jk')@4",
-    "DCG", "IDCG@5", "IDCG(ideal='retrieved')", "IDCG(gains={0: 2})@3", "CG@4", "CG(gain='exponential')",
-    "Rprec", "Rprec(rel=2)", "Success@2", "Success(rel=3)@6",
-]
-"""Every family, every named variant, relevance levels, custom gains (grade 0 with a gain too)."""
+MEASURES = [example for family in families_for_people() if family.teaching for example in family.teaching.examples]
+"""Every teachable family's examples (its teaching declares them: every named variant, relevance levels, custom gains
+with grade 0 gaining too), from the registry: a family added there is checked here."""
 
 
 def exercise_for(rng: random.Random, numeric_ids: bool, systems: int = 2) -> dict:
@@ -47,13 +47,15 @@ def exercise_for(rng: random.Random, numeric_ids: bool, systems: int = 2) -> dic
 
 
 def run_solution_cells(notebook) -> dict:
-    """Execute the notebook's code cells except the %%ipytest ones and the ipytest setup."""
+    """Execute the notebook's code cells except the %%ipytest ones and the ipytest setup (every statement that
+    names ipytest, however many lines it spans)."""
     namespace: dict = {}
     for cell in notebook.cells:
         if cell.cell_type != "code" or cell.source.startswith("%%"):
             continue
-        source = "\n".join(line for line in cell.source.splitlines() if "ipytest" not in line)
-        exec(compile(source, "<notebook>", "exec"), namespace)
+        tree = ast.parse(cell.source)
+        tree.body = [node for node in tree.body if "ipytest" not in ast.get_source_segment(cell.source, node)]
+        exec(compile(tree, "<notebook>", "exec"), namespace)
     return namespace
 
 
@@ -106,3 +108,25 @@ def test_the_student_version_has_stubs_with_docstrings_and_no_solution(ndcg):
     stub = next(cell.source for cell in notebook.cells if cell.source.startswith("def ndcg("))
     assert "log2(i)" in stub and "Järvelin–Kekäläinen" in stub and "Args:" in stub
     assert 'TOLERANCE = 0.005' in code and "pytest.approx(expected, abs=TOLERANCE)" in code
+
+
+def test_a_notebook_of_every_teachable_family_runs_in_jupyter_and_every_check_passes(tmp_path):
+    """Issue 36: one notebook asks every teachable family's examples (read from the registry), rendered with its
+    solutions and run in a real kernel: every check passes, one per question."""
+    pytest.importorskip("nbclient")
+    from tests.exercises.test_exercise_notebook import execute
+
+    exercise = exercise_from_dict(exercise_for(random.Random(7), True))
+    notebook = nbformat.reads(notebook_text(exercise_notebook(exercise, solutions=True)), as_version=4)
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    try:  # this Python's kernel, installed for this environment if missing (as test_exercise_notebook.py does)
+        KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        subprocess.run([sys.executable, "-m", "ipykernel", "install", "--sys-prefix"], check=True, capture_output=True)
+    results = execute(notebook, "python3", tmp_path)
+    assert not [errors for _, _, errors in results if errors], "no cell raised"
+    passed = sum(int(re.search(r"\b(\d+) passed\b", text).group(1)) for source, text, _ in results
+                 if source.startswith("%%ipytest"))
+    assert passed == len(exercise.questions) == 2 * len(MEASURES)
+    families = {parse_measure(measure).family for measure in MEASURES}
+    assert families == {family.name for family in families_for_people() if family.teaching}

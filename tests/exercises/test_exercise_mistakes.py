@@ -120,3 +120,30 @@ def test_precision_and_recall_mixed_up_are_named_first():
     assert not recall.correct and recall.mistake.mistake.name == "precision-instead-of-recall"
     assert not precision.correct and precision.mistake.mistake.name == "recall-instead-of-precision"
     assert "Precision@K" in recall.mistake.mistake.explanation
+
+
+def test_the_format_document_lists_every_known_mistake():
+    """docs/exercise-format.md's table of known mistakes names exactly the mistakes the measures declare."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "exercise-format.md").read_text()
+    table = text[text.index("### Known mistakes"):text.index("## Seeded variants")]
+    listed = re.findall(r"^\| `([a-z0-9-]+)` \|", table, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(mistake.name for mistake in MISTAKES)
+
+
+def test_an_off_by_one_cutoff_is_named(cats):
+    """Issue 36: K + 1 or K - 1 items counted is a named mistake (ranking[:k + 1], range(1, k))."""
+    ranking, judgments = cats.ranking("walkthrough", "white-cat-in-a-box"), cats.query("white-cat-in-a-box").judgments
+    assert _mistake(cats, "dcg-2", explain_dcg_at_k(ranking, judgments, 3).value).mistake.name == "cutoff-one-more"
+    assert _mistake(cats, "dcg-2", explain_dcg_at_k(ranking, judgments, 1).value).mistake.name == "cutoff-one-less"
+
+
+def test_the_builder_can_tell_which_mistakes_a_question_cannot_catch(ndcg):
+    """The NDCG exercise's nDCG@5 of q2 cannot tell K from K + 1 (rank 6 and the sixth ideal item gain nothing)."""
+    from irlab.exercises.mistakes import indistinct_mistakes
+
+    question = ndcg.question("ndcg5-q2")
+    assert "cutoff-one-more" in [m.name for m in indistinct_mistakes(ndcg, question)]
+    assert "cutoff-one-more" not in [m.mistake.name for m in likely_mistakes(ndcg, question)]

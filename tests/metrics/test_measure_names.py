@@ -72,12 +72,11 @@ def test_the_parsers_import_the_registry_and_not_the_other_way():
 
 @pytest.mark.parametrize("family", TEACHING_ORDER)
 def test_every_measure_taught_in_exercises_has_its_notebook_code(family):
-    """A family exercises can ask for (the walkthrough's) needs a Python name, a docstring summary and a body
-    template in the notebook generator, and the generated solution must compute irlab's value."""
+    """A family exercises can ask for (the walkthrough's) declares its teaching in the registry: a Python name, a
+    docstring summary and a body template for notebooks, and the generated solution must compute irlab's value."""
     definition = FAMILIES[family]
-    assert definition.python_name, f"{family} has no python_name for generated notebooks"
-    assert codegen.BASE_NAMES[family] == definition.python_name
-    assert family in codegen._SUMMARY and family in codegen._BODIES, f"codegen has no template for {family}"
+    assert definition.teaching is not None, f"{family} declares no teaching (notebook code, mistakes)"
+    assert codegen.BASE_NAMES[family] == definition.python_name == definition.teaching.python_name
     measure = parse_measure(family if definition.cutoff == "none" else f"{family}@3")
     function = codegen.measure_function(measure, definition.python_name)
     namespace: dict = {}

@@ -15,6 +15,8 @@ import streamlit as st
 
 from irlab.exercises import MEAN, answer_key
 from irlab.exercises.drafts import judgment_columns, problems_in, table_rows
+from irlab.exercises.mistakes import indistinct_mistakes
+from irlab.exercises.model import Exercise
 from irlab.exercises.schema import MAX_GRADE, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_TITLE_LENGTH, schema_fields
 from irlab.explain.formula import format_number
 from irlab.scenarios.art import ALT_TEXT, PICTURES
@@ -231,6 +233,23 @@ def questions(state: Builder) -> None:
                                               "blank = every query."),
                        "answer": TEXT("Answer", width="small", help="Computed by IR Lab (valid drafts only).")},
                    alt="Questions: id, measure, query, system, prompt")
+    if state.is_valid:
+        blind_spots(state.valid)
+
+
+def blind_spots(exercise: Exercise) -> None:
+    """A warning naming each question that cannot tell a known mistake from the right answer (the mistaken
+    computation gives the same number), so a student who made it would be marked right."""
+    found = [(question, mistakes) for question in exercise.questions
+             if (mistakes := indistinct_mistakes(exercise, question))]
+    if not found:
+        return
+    lines = "\n".join(f"- **{escape_markdown(question.id)}** ({escape_markdown(question.measure)}): "
+                      + "; ".join(escape_markdown(mistake.title) for mistake in mistakes)
+                      for question, mistakes in found)
+    st.warning(f"{len(found)} of {len(exercise.questions)} questions cannot tell a known mistake from the right "
+               "answer: a student who made it gets the same number and is marked right. Change a ranking or K "
+               "where that matters.\n\n" + lines, icon=":material/visibility_off:")
 
 
 def draft_text(name: str) -> str:

@@ -442,3 +442,12 @@ def test_the_answer_placeholder_is_never_an_answer_and_counts_read_right(open_pa
     with pytest.raises(ValidationError, match="is not a number"):
         parse_answer(box.placeholder)  # not a number at all, so never the right one
     assert "1 questions" not in texts(at)
+
+
+def test_the_questions_tab_warns_which_mistakes_a_question_cannot_catch(builder_on):
+    """Issue 36: a question whose answer a known mistake gives too (AP@8 of an 8-item ranking cannot tell K from
+    K + 1) is named with those mistakes, under the questions table."""
+    at = builder_on("Questions")
+    [warning] = [w.value.replace("\\", "") for w in at.warning if "cannot tell a known mistake" in w.value]
+    assert "ap8-cat-in-a-box" in warning and "off-by-one cut-off: K + 1 items" in warning
+    assert "precision-2" not in warning  # P@2 of the example tells every mistake apart
