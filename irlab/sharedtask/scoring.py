@@ -127,15 +127,19 @@ def _public_findings(block, name: str, topics: Sequence[str]) -> list[Finding]:
 
 def _top_documents(table: RunTable, depth: int) -> tuple[bytes, int]:
     """The top ``depth`` documents of each topic as ``topic doc`` lines, gzip-compressed (shallower if too big)."""
+    import pyarrow.csv as pacsv
+
+    names = pa.array(list(table.query_ids), pa.string())
     while True:
         starts = table.offsets[:-1]
         lengths = np.minimum(np.diff(table.offsets), depth)
         rows = np.repeat(starts, lengths) + (np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths,
                                                                                   lengths))
-        topic = np.repeat(np.arange(len(table.query_ids)), lengths)
-        docs = table.docs.take(pa.array(rows.astype(np.int64))).to_pylist()
-        text = "".join(f"{table.query_ids[t]} {d}\n" for t, d in zip(topic.tolist(), docs)).encode()
-        packed = gzip.compress(text, compresslevel=6, mtime=0)
+        topic = pa.array(np.repeat(np.arange(len(table.query_ids)), lengths))
+        kept = pa.table({"topic": names.take(topic), "doc": table.docs.take(pa.array(rows.astype(np.int64)))})
+        out = pa.BufferOutputStream()  # Arrow writes the lines: a Python loop took 1.2 s for 100,000 of them
+        pacsv.write_csv(kept, out, pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none"))
+        packed = gzip.compress(out.getvalue().to_pybytes(), compresslevel=1, mtime=0)
         if len(packed) <= MAX_POOL_BYTES or depth <= 1:
             return packed, depth
         depth = max(1, depth // 2)
