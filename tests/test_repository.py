@@ -47,11 +47,33 @@ TEXT_SUFFIXES = {".py", ".md", ".js", ".css", ".toml", ".txt", ".yaml", ".yml", 
 
 
 def tracked_text_files() -> list[Path]:
+    """The repository's text files, tracked or new (untracked and not ignored), without any virtual environment a
+    developer made inside the checkout under another name than .venv or venv (a folder with a pyvenv.cfg)."""
     import subprocess
 
     listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout.split()
-    return [ROOT / name for name in listed if (ROOT / name).suffix in TEXT_SUFFIXES and (ROOT / name).is_file()]
+    environments = {path.parent for path in map(ROOT.joinpath, listed) if path.name == "pyvenv.cfg"}
+    return [ROOT / name for name in listed if (ROOT / name).suffix in TEXT_SUFFIXES and (ROOT / name).is_file()
+            and not environments.intersection((ROOT / name).parents)]
+
+
+def test_a_virtual_environment_under_another_name_is_not_the_repository(tmp_path):
+    """Issue 36: a venv in the checkout named env/ or .venv-3.12/ (git does not ignore it) made the path checks read
+    thousands of installed files and fail on their docstrings."""
+    import shutil
+    import subprocess
+    import venv
+
+    environment = ROOT / "env-test-repository"
+    try:
+        venv.EnvBuilder(with_pip=False).create(environment)
+        (environment / "lib" / "stray.py").write_text('"""Names irlab/no/such/file.py."""\n')
+        assert subprocess.run(["git", "status", "--porcelain", "--", environment.name], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout, "the environment is untracked and not ignored"
+        assert not [path for path in tracked_text_files() if environment in path.parents]
+    finally:
+        shutil.rmtree(environment, ignore_errors=True)
 
 
 def module_exists(dotted: str) -> bool:
