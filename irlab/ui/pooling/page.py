@@ -267,6 +267,7 @@ def _sweep(lab: PoolingLab, depth: int) -> None:
                 f"(depth {sweep.reference_depth}). Kendall's τ compares each measure's ranking at a shallower pool "
                 "with it: 1 is the same order, 0.9 is what Voorhees took for \u201cthe same ranking\u201d.")
     st.plotly_chart(_tau_figure(sweep), key=KEY + "tau", config={"displayModeBar": False})
+    st.caption("The chart's numbers, depth by depth, are in the table below.")
     share = st.radio("Table for", [c for c in SHARES if SHARES[c] in shares] or ["all of it"], key=KEY + "share",
                      horizontal=True)
     st.dataframe(sweep_rows(sweep, SHARES[share]), hide_index=True, width="stretch")
@@ -305,13 +306,15 @@ def _tau_figure(sweep) -> go.Figure:
     """Kendall's tau by pool depth, a line per measure and share judged."""
     figure = go.Figure()
     dashes = {0: "solid", 1: "dash", 2: "dot"}
+    symbols = ("circle", "square", "diamond", "triangle-up")  # a measure is told by its marks too, not colour alone
     series = tau_series(sweep)
     shares = list(dict.fromkeys(point["judged"] for point in series))
-    for m in sweep.measures:
+    for number, m in enumerate(sweep.measures):
         for i, share in enumerate(shares):
             points = [p for p in series if p["measure"] == m and p["judged"] == share]
             figure.add_trace(go.Scatter(x=[p["depth"] for p in points], y=[p["tau"] for p in points],
                                         mode="lines+markers", name=f"{m}, {share}",
+                                        marker={"symbol": symbols[number % len(symbols)], "size": 8},
                                         line={"dash": dashes.get(i, "dashdot")}))
     figure.update_layout(xaxis={"title": "pool depth k", "type": "log"},
                          yaxis={"title": "Kendall's τ", "range": [0, 1.02]}, height=360,
