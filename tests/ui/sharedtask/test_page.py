@@ -73,3 +73,26 @@ def test_the_create_form_is_there_without_a_link(task):
     at = _open({})
     assert any(b.label == "Create the task" for b in at.get("form_submit_button")) or at.button
     assert any("Create a task" in s.value for s in at.subheader)
+
+
+def test_a_class_student_joins_the_task_with_the_class_code(tmp_path, monkeypatch):
+    from irlab.classroom import ClassStore
+
+    url = f"sqlite:///{tmp_path / 'classes.sqlite'}"
+    monkeypatch.setenv("IRLAB_CLASS_DB", url)
+    started = ClassStore(url).start_class()
+    found = simulate(topics=5, systems={"a": 1.0}, depth=10, seed=3)
+    new = TaskStore(url).create({"title": "In class", "measures": ["AP"], "deadline": time.time() + 3600,
+                                 "enrolment": "class", "class_code": started.code},
+                                ("\n".join(found.qrels_lines()) + "\n").encode(), "q.txt", class_key=started.key)
+    at = _open({"task": new.code})
+    at.text_input(key="irl-task-enter-code").input(started.code.lower())
+    at.text_input(key="irl-task-enter-name").input("Dee")
+    at.get("form_submit_button")[0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("you are **Dee**" in m.value for m in at.markdown)
+    assert at.query_params["student"]
+    wrong = _open({"task": new.code})
+    wrong.text_input(key="irl-task-enter-code").input("ZZZZZZ")
+    wrong.get("form_submit_button")[0].click().run()
+    assert wrong.error and not any("you are" in m.value for m in wrong.markdown)
