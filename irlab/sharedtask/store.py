@@ -557,12 +557,15 @@ def _view(store: TaskStore, connection: Connection, task: Row, now: float, *, me
     entries = []
     for row in board.rows:
         who = best[row.entry]
+        mine = me is not None and who.participant_id == me.id
+        # a file name may carry its author's name: classmates see only the submission's number
+        run = f"{who.name} (#{who.number})" if lecturer or mine or who.baseline else f"submission {who.number}"
         entries.append(BoardEntry(
-            place=row.place, name=_shown_name(who.nickname, who.who), run=f"{who.name} (#{who.number})",
+            place=row.place, name=_shown_name(who.nickname, who.who), run=run,
             means={m: row.means[m] for m in shown}, intervals={m: row.intervals[m] for m in shown},
             versus={m: row.versus[m].symbol for m in shown if m in row.versus},
             p_values={m: row.versus[m].p_adjusted for m in shown if m in row.versus} if lecturer else None,
-            mine=me is not None and who.participant_id == me.id, baseline=bool(who.baseline)))
+            mine=mine, baseline=bool(who.baseline)))
     query = select(submissions, participants.c.number.label("who")).join(
         participants, participants.c.id == submissions.c.participant_id).where(submissions.c.task_id == task.id)
     if not lecturer:

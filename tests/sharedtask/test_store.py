@@ -38,6 +38,7 @@ def test_a_student_sees_only_the_primary_measure_their_own_runs_and_no_qrels_bef
     assert all(set(entry.means) == {"AP"} and entry.p_values is None for entry in view.board)
     assert [e.name for e in view.board] == ["Student 1", "baseline", "Student 2"]  # best first, anonymous
     assert [e.mine for e in view.board] == [True, False, False]
+    assert [e.run for e in view.board] == ["good.txt (#1)", "baseline (#1)", "submission 1"]  # not bob's file name
     assert all(f.check in {"missing-topics", "unjudged-topics", "ties", "ranks", "duplicates", "depth"}
                for f in receipt.findings)
     with pytest.raises(AccessDenied):
