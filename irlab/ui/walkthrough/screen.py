@@ -118,9 +118,12 @@ class Shown:
 
 
 def try_block(steps: Sequence[Step], done: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
-    """The chapter's experiments, each ticked when the state reaches it or the learner did it before (``done``)."""
+    """The chapter's experiments, each ticked when the state reaches it or the learner did it before (``done``); with
+    the title for each number of steps done (``titles``): a step the learner reached at a K drawn in the browser stays
+    ticked there too, and the browser takes that title."""
     ticked = [step.reached or step.key in done for step in steps]
-    return {"kind": "try", "key": TRY_KEY, "title": f"Try this. {sum(ticked)} of {len(steps)} done",
+    titles = [f"Try this. {count} of {len(steps)} done" for count in range(len(steps) + 1)]
+    return {"kind": "try", "key": TRY_KEY, "title": titles[sum(ticked)], "titles": titles,
             "items": [{"text": step.text, "done": tick} for step, tick in zip(steps, ticked)]}
 
 

@@ -84,3 +84,15 @@ def test_the_browser_tests_hold_a_finger_as_long_as_the_tiles_wait():
 
     drag = (FOLDER / "tiles" / "drag.js").read_text()
     assert re.search(rf"^export const HOLD_MS = {HOLD_MS};$", drag, flags=re.M)
+
+
+def test_no_component_reads_streamlits_page_structure():
+    """The live region owns its controls: none of its code (the region, its tiles, charts and shortcuts) finds
+    Streamlit's widgets by their test ids or key classes, reads a slider's aria-valuetext, or watches the page."""
+    patterns = ("stSlider", ".st-key-", "st-key-${", "aria-valuetext\"]", "attributeFilter", "observe(document.body")
+    offenders = []
+    for path in [p for folder in ("region", "tiles", "chart", "shortcuts") for p in (FOLDER / folder).glob("*.js")]:
+        name = path.relative_to(FOLDER).as_posix()
+        text = path.read_text()
+        offenders += [f"{name}: {pattern}" for pattern in patterns if pattern in text]
+    assert not offenders

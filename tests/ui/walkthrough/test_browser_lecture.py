@@ -16,8 +16,8 @@ pytestmark = pytest.mark.browser
 GRADES = CATS_IN_BOXES.query(WHITE_CAT_IN_A_BOX).judgments
 SOURCE = list("12345678")
 SWAPPED = list("21345678")
-UNDO = ".st-key-irlab-undo button"  # querySelector: the first is the real button
-REDO = ".st-key-irlab-redo button"
+UNDO = '[data-testid="irl-undo"]'  # the live region's own buttons
+REDO = '[data-testid="irl-redo"]'
 
 
 def undo_button(app_page):
@@ -29,14 +29,14 @@ def redo_button(app_page):
 
 
 def open_chapter(app_page, path: str) -> None:
-    """Open a chapter and wait until its live region is drawn once (a fresh server's first run draws it twice)."""
+    """Open a chapter and wait until its live region has drawn its controls."""
     app_page.open(path)
-    app_page.page.wait_for_function("() => document.querySelectorAll('.st-key-irlab-undo').length === 1")
+    app_page.page.wait_for_function("() => document.querySelectorAll('[data-testid=\"irl-undo\"]').length === 1")
 
 
 def press_k(app_page, key: str) -> None:
     """Focus the K slider above the tiles and press ``key``."""
-    app_page.page.locator(".st-key-irlab-widget-k input[type=range]").focus()
+    app_page.page.locator('[data-testid="irl-k-input"]').focus()
     app_page.page.keyboard.press(key)
 
 
@@ -128,7 +128,7 @@ def test_an_edited_grade_is_marked_and_its_own_reset_puts_it_back(app_page):
     app_page.wait_for_metric("DCG@2", "2.5237")
     expect(white_cat).not_to_have_attribute("data-edited", "true")
     app_page.page.wait_for_function(
-        "() => document.querySelector('.st-key-irlab-reset-grades button').disabled")
+        "() => document.querySelector('[data-testid=\"irl-reset-grades\"]').disabled")
 
 
 def test_try_this_steps_tick_themselves_off(app_page):

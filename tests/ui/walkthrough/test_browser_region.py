@@ -127,7 +127,7 @@ def test_a_change_of_k_moves_the_charts_marks_without_redrawing_their_traces(app
     app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 2")
     app_page.page.wait_for_function(K_LINES_AT, arg=2)
     app_page.page.evaluate(KEEP_CALCDATA)
-    app_page.page.locator(".st-key-irlab-widget-k input[type=range]").focus()
+    app_page.page.locator('[data-testid="irl-k-input"]').focus()
     app_page.page.keyboard.press("ArrowRight")
     app_page.metric("NDCG@3")
     app_page.page.wait_for_function(K_LINES_AT, arg=3)
@@ -148,50 +148,79 @@ WATCH_K_CHANGE = """() => {
   const label = document.querySelector('[data-testid="irl-metric-label"]');
   if (window.__irlSeenWatch) window.__irlSeenWatch.disconnect();
   window.__irlSeenWatch = new MutationObserver(() => window.__irlSeen.push({label: label.textContent,
-                                                                           updates: stats.updates,
-                                                                           numbers: stats.numbers}));
+                                                                           updates: stats.updates}));
   window.__irlSeenWatch.observe(label, {childList: true, characterData: true, subtree: true});
   return {updates: stats.updates, numbers: stats.numbers};
 }"""
+K_SLIDER = '[data-testid="irl-k-input"]'
 
 
-def test_a_change_of_k_is_drawn_with_the_slider_before_the_server_answers(app_page):
-    """NDCG: the learner's focus on the K slider asks for the screens at the other K; then K 2 -> 3 shows CG@3 ...
-    NDCG@3 while the server's run for K = 3 has not answered yet, and its answer (the same screen, with the screens
-    around K = 3) touches no number again, so K 3 -> 4 is drawn early too."""
+def test_k_changes_by_keyboard_are_drawn_without_a_run_and_the_server_learns_the_k_once(app_page):
+    """NDCG: three presses of ArrowRight (K 2 -> 5) each show their K's numbers at once, drawn from the K form, with no
+    answer from the server in between; once the learner pauses, the server is told K = 5 once (one answer, which
+    redraws nothing) and the link says k=5."""
     app_page.open("ndcg")
     app_page.metric("NDCG@2")
-    assert app_page.page.evaluate("window.__irlRegionStats.otherScreens") == 0  # not sent with a cold start
-    app_page.page.locator(".st-key-irlab-widget-k input[type=range]").focus()
-    app_page.page.wait_for_function("() => window.__irlRegionStats.otherScreens === 1")
-    for k in (3, 4):
-        before = app_page.page.evaluate(WATCH_K_CHANGE)
+    slider = app_page.page.locator(K_SLIDER)
+    slider.focus()
+    before = app_page.page.evaluate(WATCH_K_CHANGE)
+    for k in (3, 4, 5):
         app_page.page.keyboard.press("ArrowRight")
-        app_page.page.wait_for_function("(n) => window.__irlRegionStats.updates > n", arg=before["updates"])
-        app_page.metric(f"NDCG@{k}")
-        [seen] = app_page.page.evaluate("window.__irlSeen")
-        assert seen["label"] == f"CG@{k}" and seen["updates"] == before["updates"]  # before the server's update
-        assert seen["numbers"] > before["numbers"]  # counted once the screen's numbers were set
-        drawn = app_page.metrics()
-        app_page.page.wait_for_function("(n) => window.__irlRegionStats.otherScreens === n", arg=k - 1)
-        stats = app_page.page.evaluate("window.__irlRegionStats")
-        assert stats["numbers"] == seen["numbers"] and app_page.metrics() == drawn  # the answer set none again
+        app_page.metric(f"NDCG@{k}", timeout=5_000)
+    seen = app_page.page.evaluate("window.__irlSeen")
+    assert [record["label"] for record in seen] == ["CG@3", "CG@4", "CG@5"]
+    assert all(record["updates"] == before["updates"] for record in seen)  # no run, no answer
+    assert slider.get_attribute("aria-valuetext") == "K = 5" and slider.input_value() == "5"
+    app_page.page.wait_for_function("() => window.location.search.includes('k=5')")
+    app_page.page.wait_for_function("(n) => window.__irlRegionStats.updates === n + 1", arg=before["updates"])
+    numbers = app_page.page.evaluate("window.__irlRegionStats.numbers")
+    app_page.page.wait_for_timeout(800)
+    stats = app_page.page.evaluate("window.__irlRegionStats")
+    assert stats["updates"] == before["updates"] + 1 and stats["numbers"] == numbers  # the answer drew nothing
 
 
-def test_a_mouse_resting_on_the_k_slider_asks_for_the_screens_at_the_other_k(app_page):
-    """Recall & precision: a mouse that rests on the K slider asks for the screens at the other K (a pointer on its
-    way across does not rest long enough), and End then draws K = 8 before the server's answer."""
+def test_a_mouse_drag_of_the_k_slider_draws_every_k_it_passes_and_tells_the_server_once(app_page):
+    """Recall & precision: a mouse drags the K slider's thumb from K = 2 to the end: Recall@8 and Precision@8 are shown
+    before any answer, and the server is told K = 8 once."""
     app_page.open("recall-precision")
     app_page.metric("Recall@2")
-    app_page.page.locator(".st-key-irlab-widget-k").hover()
-    app_page.page.wait_for_function("() => window.__irlRegionStats.otherScreens === 1")
     before = app_page.page.evaluate(WATCH_K_CHANGE)
-    app_page.page.locator(".st-key-irlab-widget-k input[type=range]").focus()
-    app_page.page.keyboard.press("End")
-    app_page.metric("Recall@8")
-    [seen] = app_page.page.evaluate("window.__irlSeen")
-    assert seen["label"] == "Recall@8" and seen["updates"] == before["updates"]  # before the server's update
+    box = app_page.page.locator(K_SLIDER).bounding_box()
+    thumb = 16
+    y = box["y"] + box["height"] / 2
+    app_page.page.mouse.move(box["x"] + thumb / 2 + (box["width"] - thumb) / 7, y)  # on the thumb at K = 2
+    app_page.page.mouse.down()
+    app_page.page.mouse.move(box["x"] + box["width"] + 20, y, steps=12)
+    app_page.page.mouse.up()
+    app_page.metric("Recall@8", timeout=5_000)
+    seen = app_page.page.evaluate("window.__irlSeen")
+    assert seen and all(record["updates"] == before["updates"] for record in seen)
     assert app_page.metrics() == {"Recall@8": "1", "Precision@8": "0.5"}
+    app_page.page.wait_for_function("() => window.location.search.includes('k=8')")
+    app_page.page.wait_for_timeout(800)
+    assert app_page.page.evaluate("window.__irlRegionStats.updates") == before["updates"] + 1
+
+
+def test_the_k_slider_is_a_slider_for_a_screen_reader_with_a_visible_focus(app_page):
+    """The region's K is a real range input: role slider, named by its label, its value read out as "K = 2"; a keyboard
+    focus shows a ring; Undo and Redo are buttons, disabled until there is something to undo."""
+    app_page.open("map")
+    slider = app_page.page.get_by_role("slider", name="K: results returned")
+    assert slider.get_attribute("aria-valuetext") == "K = 8" and slider.get_attribute("max") == "8"
+    app_page.page.get_by_role("button", name="Undo", exact=True).wait_for()
+    assert app_page.page.get_by_role("button", name="Undo", exact=True).is_disabled()
+    app_page.page.locator("h1").click()
+    for _ in range(40):  # Tab from the title to the K slider
+        app_page.page.keyboard.press("Tab")
+        if app_page.page.evaluate("document.activeElement && document.activeElement.dataset.testid") == "irl-k-input":
+            break
+    ring = app_page.page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert ring == "solid"
+    app_page.page.keyboard.press("Home")
+    app_page.metric("MAP@1")
+    assert slider.get_attribute("aria-valuetext") == "K = 1"
+    app_page.page.get_by_role("button", name="Undo", exact=True).wait_for(state="visible")
+    app_page.page.wait_for_function("() => !document.querySelector('[data-testid=\"irl-undo\"]').disabled")
 
 
 WATCH_DROP = """() => {

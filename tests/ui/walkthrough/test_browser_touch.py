@@ -258,10 +258,10 @@ def test_on_a_phone_each_change_keeps_its_arrow_on_its_line(phone):
     value's line and the number wrap under it."""
     phone.open("ndcg?k=6")
     phone.metric("NDCG@6")
-    track = phone.page.locator('.st-key-irlab-widget-k [data-testid="stSlider"]').bounding_box()
-    handle = phone.page.locator(".st-key-irlab-widget-k input[type=range]").locator("xpath=../..").bounding_box()
-    left, right = track["x"] + handle["width"] / 2, track["x"] + track["width"] - handle["width"] / 2
-    phone.page.touchscreen.tap(left + (right - left) * 2 / 7, handle["y"] + handle["height"] / 2)  # K = 3 of 1-8
+    track = phone.page.locator('[data-testid="irl-k-input"]').bounding_box()
+    thumb = 16  # Chromium's range thumb: the track runs from half a thumb in to half a thumb from the end
+    left, right = track["x"] + thumb / 2, track["x"] + track["width"] - thumb / 2
+    phone.page.touchscreen.tap(left + (right - left) * 2 / 7, track["y"] + track["height"] / 2)  # K = 3 of 1-8
     phone.metric("NDCG@3")
     phone.page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="irl-metric-delta"]'))
                                      .filter(delta => delta.dataset.trend === 'down').length === 4""")

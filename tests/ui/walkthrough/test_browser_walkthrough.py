@@ -19,9 +19,8 @@ def shown(value: float) -> str:
 
 
 def k_slider_thumb(app_page):
-    """The handle of the page's first slider, the one that sets K."""
-    slider = app_page.page.locator('[data-testid="stSlider"]').first
-    return slider.locator('[role="slider"], input[type="range"]').first
+    """The K slider the live region draws (a range input: its role is slider)."""
+    return app_page.page.get_by_role("slider", name="K: results returned")
 
 
 def test_a_real_mouse_drag_reorders_tiles_and_updates_the_metrics(app_page):

@@ -129,6 +129,16 @@ export function showK(view, k) {
 }
 
 /**
+ * The learner made a move the server has not taken yet (a K drawn in the browser): Undo can undo it, and there is
+ * nothing to redo any more (the server's next answer says the same).
+ * @param {ControlsView} view
+ */
+export function movedByLearner(view) {
+  enable(view.undo, true);
+  enable(view.redo, false);
+}
+
+/**
  * A button's disabled state, kept focusable for a keyboard that is on it (aria-disabled, not disabled, while focused).
  * @param {HTMLButtonElement} node
  * @param {boolean} enabled

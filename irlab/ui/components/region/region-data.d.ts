@@ -232,6 +232,10 @@ export interface TryBlock {
   key: string;
   digest: string;
   title: string;
+  /**
+   * The title for 0, 1, ... steps done (a step stays ticked once reached).
+   */
+  titles: string[];
   items: TryItem[];
 }
 export interface TryItem {

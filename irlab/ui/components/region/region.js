@@ -11,7 +11,7 @@
 import { createChart } from "../chart/chart.js";
 import { onShortcut } from "../shortcuts/shortcuts.js";
 import { createTiles } from "../tiles/tiles.js";
-import { createControls, showK, updateControls } from "./controls.js";
+import { createControls, movedByLearner, showK, updateControls } from "./controls.js";
 import { formulaNode } from "./math.js";
 import { applyPatch } from "./patch.js";
 // Every module these import is preloaded with this one (irlab/ui/components/preload.py), so the browser
@@ -531,7 +531,7 @@ function reconcile(container, blocks, views, ctx) {
  * @typedef {{root: HTMLElement, blocksRoot: HTMLElement, views: Map<string, View>, data: RegionData,
  *            ctx: Context, base: Block[] | null, baseScreen: string, kForm: KForm | null, shownK: number | null,
  *            pairFrom: number | null, kDirty: boolean, settle: number | undefined, controls: ControlsView | null,
- *            made: Map<string, Block[]>,
+ *            made: Map<string, Block[]>, ticked: Set<number>,
  *            moved: Move | null, pending: {row: string, seq: number} | null, asked: string,
  *            tileChange: (row: string, change: Record<string, unknown>) => void}} Region
  * @typedef {import("./controls.js").ControlsView} ControlsView
@@ -633,7 +633,24 @@ function screenBlocks(region) {
  */
 function draw(region) {
   const blocks = region.moved ? region.moved.blocks : screenBlocks(region);
-  if (blocks) reconcile(region.blocksRoot, blocks, region.views, region.ctx);
+  if (blocks) reconcile(region.blocksRoot, blocks.map((block) => ticked(region, block)), region.views, region.ctx);
+}
+
+/**
+ * A "Try this" step the learner reached stays ticked on this page, also at a K the browser drew (the server has not
+ * been told that K); the title for that many steps done is the server's.
+ * @param {Region} region
+ * @param {Block} block
+ * @returns {Block}
+ */
+function ticked(region, block) {
+  if (block.kind !== "try") return block;
+  const done = block.items.map((item, index) => item.done || region.ticked.has(index));
+  done.forEach((tick, index) => { if (tick) region.ticked.add(index); });
+  if (done.every((tick, index) => tick === block.items[index]?.done)) return block;
+  const count = done.filter(Boolean).length;
+  return { ...block, items: block.items.map((item, index) => ({ ...item, done: Boolean(done[index]) })),
+           title: block.titles[count] ?? block.title, digest: `${block.digest}|${done.map(Number).join("")}` };
 }
 
 /**
@@ -645,7 +662,10 @@ function learnerK(region, k) {
   if (!Number.isInteger(k) || k === region.shownK || region.moved) return;
   region.pairFrom = region.shownK;
   region.shownK = k;
-  if (region.controls) showK(region.controls, k);
+  if (region.controls) {
+    showK(region.controls, k);
+    movedByLearner(region.controls);  // a new move: it can be undone, and what was undone is gone
+  }
   draw(region);
   region.kDirty = true;
   clearTimeout(region.settle);
@@ -859,7 +879,7 @@ export default function (component) {
     /** @type {Region} */
     const made = { root, blocksRoot, views: new Map(), data, ctx: /** @type {any} */ (null), base: null,
                    baseScreen: "", kForm: null, shownK: null, pairFrom: null, kDirty: false, settle: undefined,
-                   controls: null, made: new Map(), moved: null, pending: null, asked: "", tileChange: () => {} };
+                   controls: null, made: new Map(), ticked: new Set(), moved: null, pending: null, asked: "", tileChange: () => {} };
     made.tileChange = (row, change) => tileChange(made, row, change);
     region = parentElement.__irlRegion = made;
     listen(made);
