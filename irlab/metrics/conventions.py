@@ -85,8 +85,20 @@ CONVENTIONS: dict[str, tuple[Variant, ...]] = {
                 "Divide by the most relevant items that could fit in the top K, so a perfect top K scores 1.",
                 "some recommender-system libraries (capped recall)"),
     ),
+    "err_grades": (
+        Variant("gdeval", "top grade 4 (gdeval)", r"R(g) = \frac{2^{g} - 1}{2^{4}}",
+                "A grade g satisfies the user with probability (2^g - 1) / 16: the top grade is fixed at 4, "
+                "so binary judgments give 1/16.",
+                "gdeval.pl (the TREC Web track's ERR@20), ir_measures ERR (it runs gdeval); trec_eval has no ERR",
+                default=True),
+        Variant("query-max", "the query's top grade", r"R(g) = \frac{2^{g} - 1}{2^{g_{\max}}}",
+                "The top grade is the query's highest judged grade, so its best documents satisfy with "
+                "probability 1 - 2^(-g_max); binary judgments give 1/2.",
+                "Chapelle et al. (2009) with g_max the top grade of the judgments"),
+    ),
 }
-"""Every named variant, by topic; the first of each topic is the default (trec_eval)."""
+"""Every named variant, by topic; the first of each topic is the default (trec_eval's; for ERR, which trec_eval does
+not have, ir_measures')."""
 
 TOPIC_LABELS = {
     "gain": "DCG gain",
@@ -95,6 +107,7 @@ TOPIC_LABELS = {
     "ap_denominator": "AP@K denominator",
     "precision_denominator": "Precision@K denominator",
     "recall_denominator": "Recall@K denominator",
+    "err_grades": "ERR's grade mapping",
 }
 
 

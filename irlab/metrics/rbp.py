@@ -18,6 +18,7 @@ forever; it is 0 when every retrieved document is judged. Conventions as trec_ev
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from irlab.data.rankings import check_ranking
 from irlab.errors import ValidationError
 from irlab.explain.breakdown import Breakdown, Column
 from irlab.explain.formula import Add, Expr, Mul, Num, Sub, format_number
+from irlab.metrics.teaching import Mistake, Teaching, with_options
 
 PERSISTENCE = 0.9
 """trec_eval's default persistence p."""
@@ -162,3 +164,50 @@ def rbp_residual_kernel(rankings: JudgedRankings, *, p: float = PERSISTENCE) -> 
     value = tail + (1 - p) * total
     cleared = rankings.missing & (p == PERSISTENCE)
     return np.where(cleared | (rankings.count_at(unjudged, None) == 0), 0.0, value)
+
+
+# --- how exercises teach it (irlab.metrics.teaching) ----------------------------------------------------------------
+
+def _rbp_code(measure, rel: int) -> str:
+    p = measure.options.get("p", PERSISTENCE)
+    gains = measure.options.get("gains")
+    custom = f"\nlevels.update({dict(gains)!r})  # the gain of each grade" if gains else ""
+    return (f"p = {p!r}  # the persistence: the chance of reading on to the next document\n"
+            "top = max([g for g in ground_truth.values() if g >= 0], default=0)\n"
+            f"levels = {{grade: grade for grade in range(top + 1)}}{custom}\n"
+            "low, high = min(levels.values()), max(levels.values())\n"
+            "if low < 0 or high > 1:  # gains scaled to [0, 1], as trec_eval scales them\n"
+            "    levels = {grade: (gain - low) / (high - low) for grade, gain in levels.items()}\n"
+            "total, weight = 0.0, 1.0  # weight: p to the power rank - 1\n"
+            "for doc in ranking:\n"
+            "    grade = ground_truth.get(doc)\n"
+            "    total += (levels.get(grade, 0.0) if grade is not None and grade >= 0 else 0.0) * weight\n"
+            "    weight *= p\n"
+            "return (1 - p) * total")
+
+
+def _p_as_stopping(m):
+    p = m.options.get("p", PERSISTENCE)
+    return with_options(m, p=round(1 - p, 12)) if m.family == "RBP" else None
+
+
+def _p_as_cutoff(m):
+    """Precision at the depth a user of persistence p reads on average, 1 / (1 - p), rounded."""
+    if m.family != "RBP":
+        return None
+    depth = max(1, round(1 / (1 - m.options.get("p", PERSISTENCE))))
+    return replace(m, family="P", cutoff=depth, options={}, relevance_level=None)
+
+
+RBP_TEACHING = Teaching(
+    "rank_biased_precision",
+    "Computes rank-biased precision: (1 - p) times the sum over ranks i of gain_i * p^(i - 1), the gain a user "
+    "who reads on from each document with probability p collects per document read.", "RBP", _rbp_code,
+    mistakes=(Mistake("rbp-p-as-stopping", "p read as the chance of stopping",
+                      "You used 1 - p as the persistence, reading p as the chance that the user stops; p is the "
+                      "chance that the user reads on to the next document (their patience).", _p_as_stopping),
+              Mistake("rbp-p-as-cutoff", "p read as a cut-off",
+                      "You counted the relevant documents in the top 1 / (1 - p), the depth a user of persistence p "
+                      "reads on average, and divided by that depth, which is Precision@K; RBP has no cut-off: it "
+                      "weighs rank i by p^(i - 1), every rank.", _p_as_cutoff)),
+    examples=("RBP", "RBP(p=0.5)", "RBP(p=0.95)", "RBP(gains={1: 3, 2: 9})"))

@@ -35,6 +35,7 @@ from irlab.metrics import (
     bpref,
     counts,
     dcg,
+    err,
     gain_averages,
     infap,
     interpolated,
@@ -324,7 +325,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            aliases=("num_nonrel_judged_ret",), trec=(TrecName("num_nonrel_judged_ret"),), summary="sum", kind="int"),
     Family("RBP", "Rank-biased precision", "the expected gain per document read at persistence p",
            rbp.explain_rbp, rbp.rbp_kernel, params=(_PERSISTENCE, _LEVEL_GAINS),
-           aliases=("rbp",), trec=(TrecName("rbp", param="pairs"),)),
+           aliases=("rbp",), trec=(TrecName("rbp", param="pairs"),),
+           help="A user reads on from each document with probability p: (1 - p) times the gains weighted by "
+                "p^(rank - 1).", teaching=rbp.RBP_TEACHING),
     Family("RBPresid", "RBP residual", "how much RBP could still rise from unjudged documents",
            rbp.explain_rbp_residual, rbp.rbp_residual_kernel, params=(_PERSISTENCE,), aliases=("rbp_resid",),
            trec=(TrecName("rbp_resid", param="pairs"),)),
@@ -342,6 +345,13 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            dcg.idcg_kernel, cutoff="optional", params=(*_GAIN_PARAMS, _IDEAL),
            trec=(TrecName("ideal_dcg", param="gains"),),
            short="IDCG@K", help="The DCG@K of the ideal order: the best DCG@K possible.", teaching=dcg.IDCG_TEACHING),
+    Family("ERR", "Expected reciprocal rank (ERR)", "1 / the rank where a cascade user stops, expected",
+           err.explain_err_at_k, err.err_kernel, cutoff="optional",
+           params=(Param("grades", "gdeval", "ERR's grade mapping: gdeval's (2^g - 1) / 16, or the query's top grade",
+                         topic="err_grades"),),
+           aliases=("err",), short="ERR@K",
+           help="Each document satisfies the user, and ends the search, with probability (2^grade - 1) / 16; "
+                "1 / the rank where they stop, expected.", teaching=err.ERR_TEACHING),
 )}
 """Every measure family, in trec_eval's print order (IR Lab's own families last)."""
 

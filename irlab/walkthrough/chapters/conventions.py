@@ -8,10 +8,8 @@ from dataclasses import dataclass, replace
 from irlab.data.judgments import Judgments
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
-from irlab.metrics.average_precision import explain_average_precision
 from irlab.metrics.conventions import CONVENTIONS, TOPIC_LABELS, Variant
-from irlab.metrics.dcg import explain_ndcg_at_k
-from irlab.metrics.precision_recall import explain_precision_at_k, explain_recall_at_k
+from irlab.metrics.registry import Measure, families_for_people
 from irlab.walkthrough import charts
 from irlab.walkthrough.chapter import Chapter, Setting
 from irlab.walkthrough.guide import N, Step, first_where, give_top_grade, listed, move_to_top, with_grade
@@ -85,15 +83,21 @@ class ConventionsView:
         return "; ".join(parts) + (f". The other {agree} agree." if agree else ".")
 
 
+def convention_measure(topic: str, name: str, k: int) -> Measure:
+    """The measure a convention topic is shown on, at K, with variant ``name``: the first family (teachable ones first)
+    with a parameter of that topic, so a convention added with its family's parameter is shown without a word here.
+
+    >>> str(convention_measure("gain", "exponential", 8)), str(convention_measure("ap_denominator", "found", 3))
+    ("nDCG(gain='exponential')@8", "AP(denominator='found')@3")
+    """
+    family, param = next((family, param) for family in families_for_people() for param in family.params
+                         if param.topic == topic)
+    return Measure(family.name, k if family.cutoff != "none" else None, {param.keyword: name})
+
+
 def _score(topic: str, name: str, ranking: Sequence[str], judgments: Judgments, k: int) -> Breakdown:
-    """The metric a convention topic belongs to, computed with variant ``name``."""
-    if topic in ("gain", "discount", "ideal"):
-        return explain_ndcg_at_k(ranking, judgments, k, **{topic: name})
-    if topic == "ap_denominator":
-        return explain_average_precision(ranking, judgments, k, denominator=name)
-    if topic == "precision_denominator":
-        return explain_precision_at_k(ranking, judgments, k, denominator=name)
-    return explain_recall_at_k(ranking, judgments, k, denominator=name)
+    """The measure a convention topic belongs to, computed with variant ``name``."""
+    return convention_measure(topic, name, k).explain(ranking, judgments)
 
 
 @once_per_state
@@ -207,18 +211,12 @@ def _grade_four_first(state: WalkthroughState, chapter: Chapter) -> Step:
 
 # --- the class's questions -----------------------------------------------------------------------------------------
 
-_CONVENTION_MEASURE = {"gain": "nDCG", "discount": "nDCG", "ideal": "nDCG", "ap_denominator": "AP",
-                       "precision_denominator": "P", "recall_denominator": "R"}
-_CONVENTION_OPTION = {"gain": "gain", "discount": "discount", "ideal": "ideal", "ap_denominator": "denominator",
-                      "precision_denominator": "denominator", "recall_denominator": "denominator"}
-
-
 def class_number(state: WalkthroughState, chapter: Chapter, key: str) -> ChapterNumber:
     view = conventions_view(state, chapter)
     topic, _, name = key.partition(":")
     result = next(r for r in view.topic(topic) if r.variant.name == name)
-    family = _CONVENTION_MEASURE[topic]
-    measure = f"{family}({_CONVENTION_OPTION[topic]}={name!r})@{view.k}"
+    measure = str(convention_measure(topic, name, view.k))
+    family = measure.partition("(")[0]
     label = f"{family}@{view.k} ({result.variant.label})"
     returned = f", the system returning {view.returned} of the eight" if view.returned < len(SCENARIO.items) else ""
     prompt = (f"What is {family}@{view.k} with {TOPIC_LABELS[topic]}: {result.variant.label}, "
