@@ -118,13 +118,13 @@ def test_kendall_tau_and_swaps():
 
 
 def test_leaving_a_run_out_loses_the_relevant_documents_only_it_found():
-    a = _run([("1", "only-a", 3), ("1", "shared", 2)], "a")
-    b = _run([("1", "shared", 3), ("1", "other", 2)], "b")
-    truth = {("1", "only-a"): 1, ("1", "shared"): 1, ("1", "other"): 0}
+    a = _run([("1", "only-a", 3), ("1", "both", 2)], "a")
+    b = _run([("1", "both", 3), ("1", "other", 2)], "b")
+    truth = {("1", "only-a"): 1, ("1", "both"): 1, ("1", "other"): 0}
     results = {r.run: r for r in leave_one_out({"a": a, "b": b}, truth, depth=2)}
     assert results["a"].unique == 1 and results["a"].unique_relevant == 1
     assert results["a"].with_own == pytest.approx(1.0)
-    assert results["a"].without_own == pytest.approx(0.5)  # only-a unjudged: shared at rank 2 of one relevant
+    assert results["a"].without_own == pytest.approx(0.5)  # only-a unjudged: both at rank 2 of one relevant
     assert results["b"].unique_relevant == 0
 
 
