@@ -9,10 +9,14 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from irlab.sharedtask.api import routes as task_routes
+from irlab.ui.classroom.feed import class_lifespan, class_routes
 from irlab.ui.shell.backend_url import BackendBaseUrl
 from irlab.ui.shell.pages import SECTIONS
 
 # Every page document says where the server is, so a page opened by its link skips Streamlit's base-path probe
 PAGES = [page.url_path for pages in SECTIONS.values() for page in pages]
 # /api/tasks/...: a student's command line submits runs to a shared task (irlab/sharedtask/api.py)
-app = st.App("streamlit_app.py", routes=task_routes(), middleware=[Middleware(BackendBaseUrl, pages=PAGES)])
+# /_irlab/class/...: a live class's event stream and its answers (irlab/ui/classroom/feed.py); its lifespan logs the
+# class store once and stops the store's watcher
+app = st.App("streamlit_app.py", routes=[*task_routes(), *class_routes()], lifespan=class_lifespan,
+             middleware=[Middleware(BackendBaseUrl, pages=PAGES)])

@@ -115,6 +115,11 @@ class ClassStore:
         """The store's clock: seconds since the epoch."""
         return self._context.clock()
 
+    @property
+    def retention_seconds(self) -> float:
+        """How long a class is kept after its last activity."""
+        return self._context.retention_seconds
+
     # --- anyone --------------------------------------------------------------------------------------------------
 
     def start_class(self, *, show_names: bool = False, session: str | None = None,

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from irlab.classroom.analytics import RoundStats, stats_csv
 from irlab.errors import ValidationError
 from irlab.ui.classroom.charts import bars_spec
-from irlab.ui.classroom.connection import class_store
+from irlab.ui.classroom.connection import class_store, store_trouble
 from irlab.ui.classroom.credentials import Credentials
 from irlab.ui.components.chart import chart
 from irlab.ui.kit.formulas import table_of
@@ -52,7 +52,11 @@ def analytics_section(who: Credentials) -> None:
         return
     try:
         stats = class_store().lecturer(who.code, who.secret).analytics()
-    except (ValidationError, SQLAlchemyError):
+    except ValidationError:
+        st.caption("The class store did not answer; try again in a moment.")
+        return
+    except SQLAlchemyError as error:
+        store_trouble(error, "class analytics")
         st.caption("The class store did not answer; try again in a moment.")
         return
     if not any(s.answers for s in stats):

@@ -40,7 +40,7 @@ def histogram_spec(summary: NumberSummary, *, y_max: int, right_text: str, heigh
     bins = histogram.bins
     centres = [(b.low + b.high) / 2 for b in bins]
     counts = [b.count for b in bins]
-    right = next(i for i, b in enumerate(bins) if b.right)
+    right = next((i for i, b in enumerate(bins) if b.right), None)  # None: shown live, before the reveal
     bar = {
         "type": "bar", "x": centres, "y": counts, "width": [histogram.width * 0.92] * len(bins),
         "text": [str(c) if c else "" for c in counts], "textposition": "outside", "cliponaxis": False,
@@ -51,16 +51,16 @@ def histogram_spec(summary: NumberSummary, *, y_max: int, right_text: str, heigh
                    "pattern": {"shape": ["/" if b.right else "" for b in bins], "fgcolor": "#ffffff"}},
         "hovertemplate": [f"{b.label}: %{{y}} answers<extra></extra>" for b in bins], "showlegend": False,
     }
-    marker = {"text": f"right answer {right_text}", "x": centres[right], "y": max(counts[right], 0),
-              "xref": "x", "yref": "y", "yshift": 30, "showarrow": False, "yanchor": "bottom",
-              "font": {"size": FONT, "color": TEXT_ON_WHITE["green"]}}
+    marker = None if right is None else {
+        "text": f"right answer {right_text}", "x": centres[right], "y": max(counts[right], 0), "xref": "x", "yref": "y",
+        "yshift": 30, "showarrow": False, "yanchor": "bottom", "font": {"size": FONT, "color": TEXT_ON_WHITE["green"]}}
     return {"data": [bar], "layout": {
         "height": height, "margin": {"l": 10, "r": 10, "t": 20, "b": 10}, "font": {"size": FONT, "color": "#1a1a1a"},
         "bargap": 0, "hovermode": "closest",
         "xaxis": {"title": {"text": "answer"}, "range": [bins[0].low, bins[-1].high], "zeroline": False},
         "yaxis": {"title": {"text": "answers"}, "range": [0, max(1, y_max) * 1.45], "rangemode": "tozero",
                   "dtick": _count_step(y_max)},
-        "annotations": [marker]}}
+        "annotations": [marker] if marker else []}}
 
 
 def _count_step(y_max: int) -> int:
@@ -73,6 +73,15 @@ def _count_step(y_max: int) -> int:
         if y_max / step <= 6:
             return step
     return 1000
+
+
+def describe_live(summary: NumberSummary) -> str:
+    """A round's spread shown live (before the reveal) in words: where the answers fall, no right answer."""
+    histogram = summary.histogram
+    if histogram is None:
+        return f"{answers(summary.count)}."
+    bins = [f"{b.label}: {b.count}" for b in histogram.bins if b.count]
+    return f"{answers(summary.count)} so far; " + "; ".join(bins) + "."
 
 
 def describe_histogram(summary: NumberSummary, right_text: str, tolerance_text: str) -> str:

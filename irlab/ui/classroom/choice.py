@@ -14,7 +14,6 @@ The kind itself (the questions, the right options computed by IR Lab, the shares
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -92,8 +91,9 @@ def _round_block(summary: ChoiceSummary) -> Details:
     key = f"round-{summary.round}"
     title = f"Round {summary.round}: {answers(summary.count)} ({summary.state})"
     if summary.options is None:
-        return Details(key, title, (Paragraph(f"{key}-none", f"The shares show from {MIN_ANSWERS_SHOWN} answers on."),),
-                       open=True)
+        why = (f"The shares show from {MIN_ANSWERS_SHOWN} answers on." if summary.count < MIN_ANSWERS_SHOWN
+               else "Hidden until the reveal.")
+        return Details(key, title, (Paragraph(f"{key}-none", why),), open=True)
     labels = [o.text for o in summary.options]
     counts = [o.count for o in summary.options]
     marked = [bool(o.right) for o in summary.options]
@@ -114,7 +114,7 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
     question: ChoiceQuestion = report.question
     blocks = _question_blocks(question)
     shown: tuple[ChoiceSummary, ...] = report.summaries
-    if any(s.shown for s in shown):
+    if shown:  # every round, with its count, also below three answers (a concept question with two answers)
         blocks.append(Columns("rounds", tuple(_round_block(s) for s in shown)))
     solution: ChoiceSolution | None = report.solution
     if solution is not None:
@@ -134,14 +134,12 @@ def student_question(question: ChoiceQuestion) -> None:
         picture_strip([SCENARIO.item(str(t["id"])) for t in row.tiles], badges=_badges(row, question.k))
 
 
-def answer_box(activity: StudentActivity, send: Callable[[str], None]) -> None:
-    """The options as large buttons (one or several), and Send."""
+def answer_form(activity: StudentActivity) -> dict[str, Any]:
+    """The options as large buttons (one, or several where the question says so), and Send."""
     question: ChoiceQuestion = activity.question
-    key = f"irl-choice-{activity.activity_id}"
-    st.pills(question.hint or "Choose one.", [o for o, _ in question.options], format_func=question.label,
-             selection_mode="multi" if question.several else "single", key=key)
-    st.button("Send", type="primary", icon=":material/send:", on_click=send, args=(key,), width="stretch",
-              key=f"irl-send-{activity.activity_id}")
+    hint = question.hint or ("Choose every one that fits." if question.several else "Choose one.")
+    return {"kind": "options", "label": hint, "several": question.several, "send": "Send",
+            "options": [{"id": option, "text": question.label(option)} for option, _ in question.options]}
 
 
 def student_result(activity: StudentActivity) -> None:

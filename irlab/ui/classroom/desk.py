@@ -6,10 +6,13 @@ key on every call, and a refusal (a wrong key, an ended class, a round that is n
 as one line shown on the next run. Callbacks run before the page, so the page then draws the new
 state, and the projector's fragment (:mod:`irlab.ui.classroom.projector`) follows within a poll.
 
-Where things are: the round controls (close, reveal, revote, hide) sit above the projector, in
-the main area, as large buttons; everything else (the lecturer link, adding and choosing questions,
-nicknames, the CSV, deleting the class) is in the sidebar, which the lecturer folds away while
-projecting.
+Where things are: the round controls (close, reveal, revote, hide, and whether the projector shows the
+answers before the reveal) sit above the projector, in the main area, as large buttons; everything else
+(how many students follow live, the lecturer link, adding and choosing questions, the timer of each round,
+locking joining, nicknames, the CSV, deleting the class) is in the sidebar, which the lecturer folds away
+while projecting.
+
+A store error in any action says so in one line (the next run's message) and goes to the log.
 """
 
 from __future__ import annotations
@@ -21,11 +24,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from irlab.classroom.activities import KINDS
 from irlab.classroom.activities.base import CLOSED, OPEN, REVEALED
-from irlab.classroom.lecturer import LecturerDesk
+from irlab.classroom.lecturer import TIMERS, LecturerDesk
 from irlab.classroom.records import ActivityInfo, ProjectorView
 from irlab.errors import ValidationError
 from irlab.ui.classroom import credentials
-from irlab.ui.classroom.connection import class_store, client_address, session_id
+from irlab.ui.classroom.connection import class_store, client_address, session_id, store_trouble
 from irlab.ui.classroom.credentials import Credentials
 from irlab.ui.classroom.kinds import pages_of
 from irlab.ui.classroom.links import lecturer_link
@@ -49,15 +52,17 @@ def _say(text: str, kind: str = "error") -> None:
 
 def _start() -> None:
     try:
-        new = class_store().start_class(session=session_id(), address=client_address())
+        store = class_store()
+        new = store.start_class(session=session_id(), address=client_address())
     except ValidationError as error:
         _say(str(error))
         return
-    except SQLAlchemyError:
+    except SQLAlchemyError as error:
+        store_trouble(error, "starting a class")
         _say(UNREACHABLE)
         return
     st.session_state.pop("irlab.class.projector_view", None)
-    credentials.keep_lecturer(Credentials(new.code, new.key))
+    credentials.keep_lecturer(Credentials(new.code, new.key), store.store_id)
 
 
 def start_screen() -> None:
@@ -83,7 +88,8 @@ def act(who: Credentials, action: Callable[[LecturerDesk], object], done: str | 
     except ValidationError as error:
         _say(str(error))
         return False
-    except SQLAlchemyError:
+    except SQLAlchemyError as error:
+        store_trouble(error, "a lecturer's action")
         _say(UNREACHABLE)
         return False
     if done:
@@ -108,6 +114,26 @@ def _names(who: Credentials) -> None:
     act(who, lambda desk: desk.set_show_names(bool(st.session_state.get("irl-names"))))
 
 
+def _locked(who: Credentials) -> None:
+    locked = bool(st.session_state.get("irl-lock"))
+    act(who, lambda desk: desk.set_joining_locked(locked),
+        "Joining is locked: nobody new can join (students who joined stay)." if locked else
+        "Joining is open again.")
+
+
+def _live(who: Credentials) -> None:
+    act(who, lambda desk: desk.set_live_results(bool(st.session_state.get("irl-live-results"))))
+
+
+TIMER_LABELS = {None: "No timer", **{seconds: f"{seconds} s" if seconds < 60 else f"{seconds // 60} min"
+                                     for seconds in TIMERS}}
+"""The timer's choices as the sidebar names them."""
+
+
+def _timer(who: Credentials) -> None:
+    seconds = st.session_state.get("irl-timer")
+    act(who, lambda desk: desk.set_timer(seconds))
+
 # --- the round controls (main area) --------------------------------------------------------------------------------
 
 def round_controls(who: Credentials, view: ProjectorView) -> None:
@@ -125,10 +151,15 @@ def round_controls(who: Credentials, view: ProjectorView) -> None:
         buttons.append((f"Revote: open round {latest.number + 1}", ":material/replay:", lambda desk: desk.reopen(),
                         "primary" if latest.state == REVEALED else "secondary"))
     buttons.append(("Hide the question", ":material/pause:", lambda desk: desk.stand_by(), "tertiary"))
-    with st.container(key="irl-round-controls", horizontal=True):
+    with st.container(key="irl-round-controls", horizontal=True, vertical_alignment="center"):
         for label, icon, action, kind in buttons:
             st.button(label, icon=icon, type=kind, on_click=act, args=(who, action),
                       key=f"irl-control-{label.split(':')[0].lower().replace(' ', '-')}")
+        st.session_state["irl-live-results"] = current.info.live_results  # the store's value
+        st.toggle("Show answers live", key="irl-live-results", on_change=_live, args=(who,),
+                  help="Off (peer instruction): the projector shows how many answered and hides what they answered "
+                       "until you reveal. On: the answers' spread shows while the round runs (never the right "
+                       "answer).")
 
 
 # --- the sidebar ----------------------------------------------------------------------------------------------------
@@ -140,13 +171,14 @@ def _activity_label(info: ActivityInfo) -> str:
     return f"{info.position}. {info.title} ({state}{rounds}){shown}"
 
 
-def lecturer_link_box(who: Credentials, address: str) -> None:
+def lecturer_link_box(who: Credentials, address: str, store_id: str = "") -> None:
     """The lecturer link behind a closed expander (never on the projector), with its copy button."""
     with st.expander("Your lecturer link (private)", icon=":material/key:"):
         st.markdown("**Whoever has this link runs the class.** Keep it to reopen the class after a reload or on "
                     "another device; never show it to students. Project in full screen (F11), so the address "
                     "bar, which holds it, is not projected either.")
-        st.code(lecturer_link(address, who.code, who.secret), language=None, wrap_lines=True)
+        link = lecturer_link(address, who.code, who.secret) + (f"&s={store_id}" if store_id else "")
+        st.code(link, language=None, wrap_lines=True)
 
 
 def add_question(who: Credentials) -> None:
@@ -178,14 +210,26 @@ def questions(who: Credentials, view: ProjectorView) -> None:
 
 
 def class_settings(who: Credentials, view: ProjectorView) -> None:
-    """Nicknames on the projector, all answers as CSV, and deleting the class now."""
+    """The timer, locked joining, nicknames on the projector, all answers as CSV, and deleting the class now."""
     st.subheader("The class")
+    st.session_state["irl-timer"] = view.timer_seconds if view.timer_seconds in TIMERS else None  # the store's
+    st.radio("Timer for each round", list(TIMER_LABELS), format_func=TIMER_LABELS.get, key="irl-timer",
+             horizontal=True, on_change=_timer, args=(who,),
+             help="Each round you open closes itself when its timer runs out; phones and the projector count down. "
+                  "Changing it while a round is open restarts that round's timer from now.")
+    st.session_state["irl-lock"] = view.joining_locked
+    st.toggle("Lock joining", key="irl-lock", on_change=_locked, args=(who,),
+              help="Once everyone is in: nobody new can join, and a code typed at the back of the hall reads like a "
+                   "wrong one. Students who joined stay.")
     st.session_state["irl-names"] = view.show_names  # the store's value, whatever this widget said before
     st.toggle("Show nicknames on the projector", key="irl-names", on_change=_names, args=(who,),
               help="Off by default: students stay anonymous to each other.")
     try:
         answers = class_store().lecturer(who.code, who.secret).export_csv()
-    except (ValidationError, SQLAlchemyError):
+    except ValidationError:
+        answers = None
+    except SQLAlchemyError as error:
+        store_trouble(error, "the lecturer's CSV")
         answers = None
     st.download_button("Download all answers (CSV)", data=answers or "", file_name=f"irlab-class-{who.code}.csv",
                        mime="text/csv", icon=":material/download:", on_click="ignore", disabled=answers is None,
@@ -200,11 +244,25 @@ def class_settings(who: Credentials, view: ProjectorView) -> None:
         st.button("Delete the class", type="primary", on_click=_delete, args=(who,), key="irl-delete")
 
 
-def sidebar_desk(who: Credentials, view: ProjectorView, address: str) -> None:
+def following_line(view: ProjectorView) -> str | None:
+    """How many students follow the class live, in words (None before any page followed it through a server)."""
+    if view.following is None or not view.students:
+        return None
+    missing = view.not_following
+    if not missing:
+        return f"All {view.students} students follow the class live."
+    return (f"{view.following} of {view.students} students follow the class live; {missing} not following (their "
+            f"page lost its connection, or the phone is asleep: their answers are kept and sent when it is back).")
+
+
+def sidebar_desk(who: Credentials, view: ProjectorView, address: str, store_id: str = "") -> None:
     """Everything but the round controls, in the sidebar."""
     with st.sidebar:
         st.header(f"Class {view.code}")
-        lecturer_link_box(who, address)
+        line = following_line(view)
+        if line:
+            st.caption(line)
+        lecturer_link_box(who, address, store_id)
         questions(who, view)
         add_question(who)
         class_settings(who, view)

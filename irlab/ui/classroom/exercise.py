@@ -15,7 +15,7 @@ rows) is :mod:`irlab.classroom.activities.exercise`; this module only draws what
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -33,7 +33,6 @@ from irlab.data.scenario import Item
 from irlab.exercises import BUILTIN_NAMES, Exercise, answer_key, builtin_exercise
 from irlab.scenarios.art import ALT_TEXT
 from irlab.ui.classroom.charts import answers, bars_spec, describe_bars
-from irlab.ui.components.keyboard import number_keyboard
 from irlab.ui.kit.formulas import table_of
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown
@@ -101,8 +100,9 @@ def _round_block(summary: ExerciseSummary) -> Details:
     key = f"round-{summary.round}"
     title = f"Round {summary.round}: {answers(summary.count)} ({summary.state})"
     if summary.rates is None:
-        return Details(key, title, (Paragraph(f"{key}-none", f"The rates show from {MIN_ANSWERS_SHOWN} answers on."),),
-                       open=True)
+        why = (f"The rates show from {MIN_ANSWERS_SHOWN} answers on." if summary.count < MIN_ANSWERS_SHOWN
+               else "Hidden until the reveal.")
+        return Details(key, title, (Paragraph(f"{key}-none", why),), open=True)
     labels = [f"{r.id}: {r.right} of {r.answered} right" if r.answered else f"{r.id}: not answered yet"
               for r in summary.rates]
     rates = [round(100 * (r.rate or 0.0)) for r in summary.rates]
@@ -169,23 +169,12 @@ def student_question(question: ExerciseQuestion) -> None:
     _rankings(question.exercise)
 
 
-def answer_box(activity: StudentActivity, send: Callable[[str], None]) -> None:
+def answer_form(activity: StudentActivity) -> dict[str, Any]:
     """A box per question (a phone's number keyboard), then Send: every answer typed so far, as one answer."""
     question: ExerciseQuestion = activity.question
-    prefix = f"irl-ex-{activity.activity_id}-"
-    keys = {question_id: f"{prefix}{question_id}" for question_id, _ in question.questions}
-    combined = f"irl-ex-{activity.activity_id}"
-
-    def send_all() -> None:
-        st.session_state[combined] = {q: st.session_state.get(key) or "" for q, key in keys.items()}
-        send(combined)
-
-    with st.form(f"irl-ex-form-{activity.activity_id}", border=False, enter_to_submit=False):
-        for number, (question_id, text) in enumerate(question.questions, start=1):
-            st.text_input(f"{number}. {text}", key=keys[question_id], max_chars=100, placeholder="e.g. 0.75 or 3/4")
-        st.form_submit_button("Send my answers", type="primary", icon=":material/send:", on_click=send_all,
-                              width="stretch", key=f"irl-send-{activity.activity_id}")
-    number_keyboard(list(keys.values()))
+    return {"kind": "boxes", "label": "", "send": "Send my answers",
+            "boxes": [{"id": question_id, "label": f"{number}. {text}"}
+                      for number, (question_id, text) in enumerate(question.questions, start=1)]}
 
 
 def student_result(activity: StudentActivity) -> None:

@@ -25,7 +25,8 @@ class KindPages:
     * ``settings_form(prefix)``: the lecturer's form; the raw settings, or None while incomplete;
     * ``projector_blocks(report)``: the live region's blocks (JSON) for the activity on the projector;
     * ``student_question(question)``: what a student reads while a round is open or closed;
-    * ``answer_box(activity, send)``: the answer form of an open round (``send(widget_key)`` is its callback);
+    * ``answer_form(activity)``: the answer form of an open round, as the answer component draws it (a number,
+      options, a box per question, or the order of tiles it draws itself with Streamlit first);
     * ``student_result(activity)``: after the reveal, whether and why the student was right;
     * ``projector_links(report)``: (label, path relative to the app) of links the projector offers below the live
       region (order the pictures: the class's best and most common order in the walkthrough); none by default;
@@ -36,7 +37,7 @@ class KindPages:
     settings_form: Callable[[str], dict[str, Any] | None]
     projector_blocks: Callable[[ActivityReport], list[dict[str, Any]]]
     student_question: Callable[[Any], None]
-    answer_box: Callable[[StudentActivity, Callable[[str], None]], None]
+    answer_form: Callable[[StudentActivity], dict[str, Any]]
     student_result: Callable[[StudentActivity], None]
     projector_links: Callable[[ActivityReport], list[tuple[str, str]]] = lambda report: []
     downloads: Callable[[ActivityReport], list[tuple[str, str, str]]] = lambda report: []
@@ -44,13 +45,13 @@ class KindPages:
 
 PAGES: dict[str, KindPages] = {
     predict.KIND: KindPages(predict.settings_form, predict.projector_blocks, predict.student_question,
-                            predict.answer_box, predict.student_result),
-    order.KIND: KindPages(order.settings_form, order.projector_blocks, order.student_question, order.answer_box,
+                            predict.answer_form, predict.student_result),
+    order.KIND: KindPages(order.settings_form, order.projector_blocks, order.student_question, order.answer_form,
                           order.student_result, order.projector_links),
-    choice.KIND: KindPages(choice.settings_form, choice.projector_blocks, choice.student_question, choice.answer_box,
+    choice.KIND: KindPages(choice.settings_form, choice.projector_blocks, choice.student_question, choice.answer_form,
                            choice.student_result),
     exercise.KIND: KindPages(exercise.settings_form, exercise.projector_blocks, exercise.student_question,
-                             exercise.answer_box, exercise.student_result, downloads=exercise.downloads),
+                             exercise.answer_form, exercise.student_result, downloads=exercise.downloads),
 }
 """Every kind's pages by its stored name."""
 

@@ -3,8 +3,9 @@
 ``/class`` without a class shows what a class is and "Start a class". With a class (the link's
 ``code`` and ``key``, or the session's after a trip through the sidebar) it checks the key with the
 store and draws the desk in the sidebar (:mod:`irlab.ui.classroom.desk`), the round controls and the
-polled projector (:mod:`irlab.ui.classroom.projector`). A wrong key shows why and nothing of the class;
-an ended class (deleted, or past its retention) says so and offers a new one.
+live projector (:mod:`irlab.ui.classroom.projector`), then class analytics. A link that opens no class
+(ended, or a wrong key: one message for both) says so and offers a new one; a link made on another store
+than this replica's says that. A store error says so in one line and is logged.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from irlab.classroom.refusals import AccessDenied, ClassNotFound
 from irlab.errors import ValidationError
 from irlab.ui.classroom import credentials
 from irlab.ui.classroom.analytics import analytics_section
-from irlab.ui.classroom.connection import class_store
+from irlab.ui.classroom.connection import class_store, store_trouble
 from irlab.ui.classroom.desk import UNREACHABLE, round_controls, sidebar_desk, start_screen, take_notice
-from irlab.ui.classroom.links import app_address
+from irlab.ui.classroom.feed import OTHER_STORE
+from irlab.ui.classroom.links import app_address, join_address
 from irlab.ui.classroom.projector import VIEW, live_projector
 from irlab.ui.classroom.style import class_style, show_notice
 from irlab.ui.kit.markdown import escape_markdown
@@ -36,29 +38,30 @@ def class_page() -> None:
         start_screen()
         return
     try:
-        view = class_store().lecturer(who.code, who.secret).projector()
-    except ClassNotFound as error:
+        store = class_store()
+        view = store.lecturer(who.code, who.secret).projector()
+    except (ClassNotFound, AccessDenied) as error:
+        other = credentials.other_store(store.store_id)
         credentials.forget_lecturer()
-        st.info(escape_markdown(error), icon=":material/event_busy:")
+        message = OTHER_STORE.format(theirs=other, mine=store.store_id) if other else str(error)
+        st.info(escape_markdown(message), icon=":material/event_busy:")
         start_screen()
-        return
-    except AccessDenied as error:
-        st.error(escape_markdown(error), icon=":material/key_off:")
         return
     except ValidationError as error:  # the store's setting (IRLAB_CLASS_DB) is wrong
         st.error(escape_markdown(error), icon=":material/database:")
         return
-    except SQLAlchemyError:
+    except SQLAlchemyError as error:
+        store_trouble(error, "the lecturer's page")
         st.error(UNREACHABLE, icon=":material/database:")
         st.button("Try again", icon=":material/refresh:", key="irl-retry")
         return
-    credentials.keep_lecturer(who)
+    credentials.keep_lecturer(who, store.store_id)
     st.session_state[VIEW] = view
     address = app_address()
-    sidebar_desk(who, view, address)
+    sidebar_desk(who, view, address, store.store_id)
     if not view.activities:
         st.caption("Add the first question in the sidebar (\u201cAdd a question\u201d); students see \u201cwaiting "
                    "for the lecturer\u201d until you show one.")
     round_controls(who, view)
-    live_projector(who, address)
+    live_projector(who, join_address(address), store.store_id)
     analytics_section(who)

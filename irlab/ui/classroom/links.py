@@ -1,9 +1,14 @@
 """The class's links as a browser opens them, and the walkthrough state a question is about.
 
 The store knows links only relative to the app (``/join?code=ABCDEF``, :class:`~irlab.classroom.records.
-NewClass`); a QR code and a link read aloud need the whole address, which only the lecturer's browser
-knows: the page's URL (``st.context.url``) gives the scheme, host and port, and Streamlit's
-``server.baseUrlPath`` the path the app is served under.
+NewClass`); a QR code and a link read aloud need the whole address. The lecturer's own links use the
+address their browser opened (``st.context.url``: scheme, host and port, plus Streamlit's
+``server.baseUrlPath``). The students' join link must be one their phones can open
+(:func:`join_address`): the configured public address (``IRLAB_PUBLIC_URL``, e.g. the university's
+``https://irlab.example.org``; deploy/run-local sets it when it listens on the network), else the
+lecturer's address, except that a browser on the server itself sees ``localhost``, which a phone cannot
+open: then the server's address on its network, when Streamlit listens there. A join link that is
+still a loopback address comes with a warning for the lecturer (:func:`unreachable_warning`).
 
 A question is about a walkthrough state: the one the lecturer's own session holds (the walkthrough
 keeps it in ``st.session_state`` under :data:`WALKTHROUGH_STATE`; a product never imports another,
@@ -13,6 +18,10 @@ describes (:func:`state_of_link`, strict: a parameter the walkthrough would igno
 
 from __future__ import annotations
 
+import ipaddress
+import os
+import socket
+from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 import streamlit as st
@@ -24,6 +33,8 @@ from irlab.walkthrough.chapters import BY_SLUG, CHAPTERS, Chapter
 from irlab.walkthrough.state import DEFAULT_STATE, WalkthroughState
 from irlab.walkthrough.urlstate import state_from_params
 
+PUBLIC_URL = "IRLAB_PUBLIC_URL"
+"""The address students open the app at, when it is not the lecturer's (a proxy, a public name)."""
 WALKTHROUGH_STATE = "irlab.state"
 """Where the walkthrough keeps the learner's state in the session (``irlab.ui.walkthrough.state.STATE``)."""
 MAX_LINK = 2000
@@ -50,13 +61,82 @@ def address_of(page_url: str, base_path: str = "") -> str:
     return f"{parts.scheme}://{parts.netloc}" + (f"/{base}" if base else "")
 
 
-def join_link(address: str, code: str) -> str:
-    """The students' link: absolute when the app's address is known.
+def join_link(address: str, code: str, store_id: str = "") -> str:
+    """The students' link: absolute when the app's address is known, with the store's id when given.
 
-    >>> join_link("http://10.0.0.5:8080", "ABCDEF"), join_link("", "ABCDEF")
-    ('http://10.0.0.5:8080/join?code=ABCDEF', '/join?code=ABCDEF')
+    >>> join_link("http://10.0.0.5:8080", "ABCDEF"), join_link("", "ABCDEF", "1a2b3c4d")
+    ('http://10.0.0.5:8080/join?code=ABCDEF', '/join?code=ABCDEF&s=1a2b3c4d')
     """
-    return address + NewClass(code, "").join_path
+    return address + NewClass(code, "").join_path + (f"&s={store_id}" if store_id else "")
+
+
+def public_address(environ: Mapping[str, str] = os.environ) -> str:
+    """``IRLAB_PUBLIC_URL`` as an app address (scheme, host, port, path; no trailing slash), or "" when unset or not
+    an http(s) address.
+
+    >>> public_address({"IRLAB_PUBLIC_URL": "https://irlab.example.org/ir/"}), public_address({})
+    ('https://irlab.example.org/ir', '')
+    >>> public_address({"IRLAB_PUBLIC_URL": "javascript:alert(1)"})
+    ''
+    """
+    raw = environ.get(PUBLIC_URL, "").strip()
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.netloc or len(raw) > 300 or parts.query or parts.fragment:
+        return ""
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+
+
+def is_loopback_host(address: str) -> bool:
+    """Whether the app ``address`` names this machine only (localhost, 127.x, ::1), which no phone can open.
+
+    >>> is_loopback_host("http://localhost:8501"), is_loopback_host("http://127.0.0.1:8080/ir")
+    (True, True)
+    >>> is_loopback_host("http://[::1]:8501"), is_loopback_host("http://10.0.0.5:8501"), is_loopback_host("")
+    (True, False, False)
+    """
+    host = urlsplit(address).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def network_ip() -> str | None:
+    """This machine's address on its network (the one it would use to reach the internet; nothing is sent), or None."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: a route is looked up, no packet leaves
+            found = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if ipaddress.ip_address(found).is_loopback else found
+
+
+def join_address(browser_address: str, environ: Mapping[str, str] = os.environ) -> str:
+    """The app's address for the students' join link (see the module's text)."""
+    public = public_address(environ)
+    if public or not is_loopback_host(browser_address):
+        return public or browser_address
+    listening = (st.get_option("server.address") or "").strip()
+    if listening and listening not in ("0.0.0.0", "::"):
+        return browser_address  # Streamlit listens on this machine only: no address on the network serves it
+    found = network_ip()
+    if found is None:
+        return browser_address
+    parts = urlsplit(browser_address)
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{found}{port}{parts.path}"
+
+
+def unreachable_warning(join_at: str) -> str | None:
+    """What the lecturer must know when the join link names this machine only, else None."""
+    if not is_loopback_host(join_at):
+        return None
+    return (f"Students cannot open {join_at} from their phones: it names this computer only. Serve the app on the "
+            f"network (deploy/run-local --host 0.0.0.0, or streamlit run app.py without --server.address), or set "
+            f"{PUBLIC_URL} to the address students open.")
 
 
 def lecturer_link(address: str, code: str, key: str) -> str:

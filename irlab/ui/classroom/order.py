@@ -14,7 +14,6 @@ The kind itself (goals, checking an order, the heatmap, the best and the most co
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -72,10 +71,13 @@ def _round_block(summary: OrderSummary, question: OrderQuestion, y_max: int) -> 
     key = f"round-{summary.round}"
     title = f"Round {summary.round}: {answers(summary.count)} ({summary.state})"
     if not summary.shown:
-        why = (f"The class's orders show from {MIN_ANSWERS_SHOWN} answers on." if summary.state == "revealed"
-               else "Not revealed yet.")
+        why = (f"The class's orders show from {MIN_ANSWERS_SHOWN} answers on." if summary.count < MIN_ANSWERS_SHOWN
+               else "Hidden until the reveal.")
         return Details(key, title, (Paragraph(f"{key}-none", why),), open=True)
     labels = _labels(summary.items)
+    if summary.met is None:  # shown live: where the class puts each picture, nothing about the goal
+        return Details(key, title, (Chart(f"{key}-heat", heatmap_spec(labels, summary.heatmap),
+                                          describe_heatmap(labels, summary.heatmap, summary.count)),), open=True)
     body: list = [Paragraph(f"{key}-met", f"{summary.met} of {summary.count} ({summary.share_met or 0:.0%})",
                             lead="Goal met:"),
                   Chart(f"{key}-heat", heatmap_spec(labels, summary.heatmap),
@@ -106,6 +108,8 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
     solution: OrderSolution | None = report.solution
     if solution is None:
         blocks.append(starting)
+        if any(s.shown for s in report.summaries):  # the lecturer shows the orders live
+            blocks.append(Columns("rounds", tuple(_round_block(s, question, 1) for s in report.summaries)))
     else:  # the class's orders on the first screen; the starting order one click away
         shown: tuple[OrderSummary, ...] = report.summaries
         y_max = max((b.count for s in shown if s.histogram for b in s.histogram.bins), default=1)
@@ -152,22 +156,15 @@ def current_order(key: str, start: list[str], answered: str | None) -> list[str]
     return list(start)
 
 
-def answer_box(activity: StudentActivity, send: Callable[[str], None]) -> None:
-    """The tiles to drag (or move with their buttons or the keyboard), and Send with the order shown."""
+def answer_form(activity: StudentActivity) -> dict[str, Any]:
+    """The tiles to drag (or move with their buttons or the keyboard), drawn here; the form sends their order."""
     question: OrderQuestion = activity.question
     start = [str(t["id"]) for t in question.row.tiles]
     key = f"irl-order-{activity.activity_id}"
     order = current_order(key, start, activity.answer)
     ranking_tiles(key=key, tiles=_tiles(question, order), k=question.row.k, mode=question.row.mode,
                   default_order=start, ideal_order=None, label="Your order", show_buttons=True)
-    sent = f"{key}.sent"
-
-    def send_order() -> None:
-        st.session_state[sent] = current_order(key, start, activity.answer)
-        send(sent)
-
-    st.button("Send this order", type="primary", icon=":material/send:", on_click=send_order, width="stretch",
-              key=f"irl-send-{activity.activity_id}")
+    return {"kind": "order", "label": "Your order", "tiles": key, "send": "Send this order"}
 
 
 def student_result(activity: StudentActivity) -> None:

@@ -10,7 +10,7 @@ The kind itself (settings, checking, summaries, the right answer with its breakd
   and once revealed, each round's histogram, share within tolerance and named mistakes side by side
   (the ranking folded below them, so the class's answers fill the projector's first screen), then the
   right answer with its breakdown (the chapter's own computation);
-* **student**: :func:`student_question`, :func:`answer_box` and :func:`student_result` (after the reveal,
+* **student**: :func:`student_question`, :func:`answer_form` and :func:`student_result` (after the reveal,
   Practise's verdict in words: :attr:`irlab.exercises.answers.Feedback.message`).
 
 Every text that reaches the screen is plain text: the region sets it as text, Streamlit elements get
@@ -19,7 +19,7 @@ it Markdown-escaped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -31,9 +31,8 @@ from irlab.classroom.records import ActivityReport, StudentActivity
 from irlab.exercises.answers import Feedback
 from irlab.exercises.model import DEFAULT_TOLERANCE
 from irlab.explain.formula import format_number
-from irlab.ui.classroom.charts import answers, describe_histogram, histogram_spec
+from irlab.ui.classroom.charts import answers, describe_histogram, describe_live, histogram_spec
 from irlab.ui.classroom.links import pick_state
-from irlab.ui.components.keyboard import number_keyboard
 from irlab.ui.kit.formulas import breakdown as breakdown_markdown
 from irlab.ui.kit.gallery import picture_strip
 from irlab.ui.kit.markdown import escape_markdown
@@ -93,9 +92,12 @@ def _round_block(summary: NumberSummary, y_max: int, right: str, tolerance: str)
 
 def _round_body(key: str, summary: NumberSummary, y_max: int, right: str, tolerance: str) -> list:
     if summary.histogram is None:
-        why = (f"The distribution shows from {MIN_ANSWERS_SHOWN} answers on." if summary.state == "revealed"
-               else "Not revealed yet.")
+        why = (f"The distribution shows from {MIN_ANSWERS_SHOWN} answers on." if summary.count < MIN_ANSWERS_SHOWN
+               else "Hidden until the reveal.")
         return [Paragraph(f"{key}-none", why)]
+    if summary.within is None:  # shown live: the spread only, nothing that tells the right answer
+        return [Chart(f"{key}-chart", histogram_spec(summary, y_max=y_max, right_text=""),
+                      describe_live(summary))]
     blocks: list = []
     share = summary.share_within or 0.0
     blocks.append(Paragraph(f"{key}-within", f"{summary.within} of {summary.count} ({share:.0%}) within "
@@ -117,6 +119,10 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
     solution: PredictSolution | None = report.solution
     if solution is None:
         blocks += _ranking_blocks(question)
+        live: Sequence[NumberSummary] = report.summaries
+        if any(s.histogram is not None for s in live):  # the lecturer shows the answers live
+            y_max = max((b.count for s in live if s.histogram for b in s.histogram.bins), default=1)
+            blocks.append(Columns("rounds", tuple(_round_block(s, y_max, "", "") for s in live)))
     else:  # the class's answers on the first screen; the ranking one click away
         right = solution.display_value
         tolerance = format_number(question.tolerance)
@@ -140,18 +146,13 @@ def student_question(question: PredictQuestion) -> None:
         picture_strip([SCENARIO.item(str(tile["id"])) for tile in row.tiles], badges=_badges(row))
 
 
-def answer_box(activity: StudentActivity, send: Callable[[str], None]) -> None:
-    """The answer form of the activity's open round: a text box with a phone's number keyboard, and Send.
-
-    ``send(widget_key)`` is the form's callback; it reads the text from the session under that key."""
+def answer_form(activity: StudentActivity) -> dict[str, Any]:
+    """The answer form of the activity's open round: a text box with a phone's number keyboard, and Send (drawn and sent
+    by the answer component, :mod:`irlab.ui.components.classanswer`)."""
     question: PredictQuestion = activity.question
-    key = f"irl-answer-{activity.activity_id}"  # one box per question: a revote starts from the first answer
     hint = "a whole number, e.g. 3" if question.whole_numbers else "e.g. 0.75, 0,75, 3/4 or 75%"
-    with st.form(f"irl-answer-form-{activity.activity_id}", border=False, enter_to_submit=True):
-        st.text_input(f"Your answer: {question.label}", key=key, placeholder=hint, max_chars=100)
-        st.form_submit_button("Send", type="primary", icon=":material/send:", on_click=send, args=(key,),
-                              width="stretch", key=f"irl-send-{activity.activity_id}")
-    number_keyboard([key], whole_numbers=question.whole_numbers)
+    return {"kind": "number", "label": f"Your answer: {question.label}", "placeholder": hint,
+            "whole": question.whole_numbers, "send": "Send"}
 
 
 def student_result(activity: StudentActivity) -> None:

@@ -2,49 +2,71 @@
 
 ``/join`` (or ``/join?code=ABCDEF`` from the QR code) asks for the code and an optional nickname.
 Joining gives the student a token, kept in the session and in the link
-(``/join?code=ABCDEF&student=TOKEN``), so a reload, or the reconnection to another replica after one
-died, finds the same student with the same answers. The page then shows the activity the lecturer has
-open, or "waiting for the lecturer".
+(``/join?code=ABCDEF&student=TOKEN&s=STORE``), so a reload, or the reconnection to another replica after
+one died, finds the same student with the same answers; the browser keeps it too (a cookie), so another
+tab of the same browser is the same student, not a new one with the same nickname. The page then shows the
+activity the lecturer has open, or "waiting for the lecturer".
 
-Live without push: the page is drawn by a full run; the student's screen is a fragment of its own (sending an
-answer reruns only that part, not the navigation around it); a tiny fragment polls the class's student version
-(one row, :meth:`~irlab.classroom.ClassStore.versions`) every
-:data:`~irlab.ui.classroom.connection.STUDENT_POLL_SECONDS` and reruns the page only when it changed (the
-lecturer opened, closed, revealed or moved on). A classmate's answer does not change it, so an idle
-student costs one small query a poll, and a text being typed stays as it is.
+Live by push: the student's screen is a fragment whose first element is the class's feed
+(:mod:`irlab.ui.components.classfeed`): it follows the class through the app's event stream and reruns
+the fragment only when the class changed for students (the lecturer opened, closed, revealed or moved on,
+or the timer ran out), within 1.5 s at random so a class does not rerun at once. A waiting student costs
+the server a beat every ten seconds and no script run; a classmate's answer changes nothing here. The
+answer is typed into the answer component, kept on the phone and sent to the class by HTTP
+(:mod:`irlab.ui.classroom.feed`) until acknowledged; its receipt shows under Send.
 
 Everything a student sends is checked by the store (the code, the nickname, the answer, the round);
 malformed codes are refused here before they reach the store's guessing limit, so a typo such as
-``ABC0EF`` does not count against the class's address. Messages are shown as plain text.
+``ABC0EF`` does not count against the student's address. A store error says so in one line, keeps what
+the student typed, and is logged. Messages are shown as plain text.
 """
 
 from __future__ import annotations
-
-from functools import partial
 
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from irlab.classroom.activities.base import CLOSED, OPEN
 from irlab.classroom.records import StudentView
-from irlab.classroom.refusals import AccessDenied, ClassNotFound, NotAccepting
+from irlab.classroom.refusals import AccessDenied, ClassNotFound
 from irlab.classroom.student import StudentSeat
 from irlab.classroom.tokens import normalise_code
 from irlab.errors import ValidationError
 from irlab.ui.classroom import credentials
-from irlab.ui.classroom.connection import STUDENT_POLL_SECONDS, class_store, client_address, session_id
+from irlab.ui.classroom.connection import class_store, client_address, session_id, store_trouble
 from irlab.ui.classroom.credentials import Credentials
+from irlab.ui.classroom.feed import OTHER_STORE
 from irlab.ui.classroom.kinds import pages_of
+from irlab.ui.classroom.live import answer_data, student_feed
 from irlab.ui.classroom.style import class_style, show_notice
+from irlab.ui.components.classanswer import answer_form
+from irlab.ui.components.classfeed import class_feed
 from irlab.ui.kit.markdown import escape_markdown
 
 NOTICE = "irlab.class.student_notice"
+DEAD_SEATS = "irlab.class.dead_seats"
+"""Seats from this browser's cookie that opened nothing (not tried again in this session)."""
 CODE_BOX, NICKNAME_BOX = "irl-join-code", "irl-nickname"
-UNREACHABLE = "The class did not answer; send it again in a moment."
+UNREACHABLE = "The class did not answer; press Join again in a moment (what you typed is kept)."
+READ_TROUBLE = "The class did not answer; this page tries again by itself."
+FEED, ANSWER = "irl-class-feed", "irl-answer-form"
 
 
 def _say(text: str, kind: str = "error") -> None:
     st.session_state[NOTICE] = (kind, text)
+
+
+def _store_id() -> str:
+    try:
+        return class_store().store_id
+    except (ValidationError, SQLAlchemyError):
+        return ""
+
+
+def _gone_message(error: ValidationError, store_id: str) -> str:
+    """The store's refusal, or the other-store message when the link was made on another store."""
+    other = credentials.other_store(store_id)
+    return OTHER_STORE.format(theirs=other, mine=store_id) if other else str(error)
 
 
 # --- joining ---------------------------------------------------------------------------------------------------------
@@ -52,15 +74,34 @@ def _say(text: str, kind: str = "error") -> None:
 def _join() -> None:
     try:
         code = normalise_code(st.session_state.get(CODE_BOX, ""))
-        seat = class_store().join(code, nickname=st.session_state.get(NICKNAME_BOX) or None, session=session_id(),
-                                  address=client_address())
     except ValidationError as error:
         _say(str(error))
         return
-    except SQLAlchemyError:
+    known = _browser_seat(code)
+    try:
+        store = class_store()
+        if known is not None:  # this browser joined already (another tab): the same student
+            seat = store.student(known.code, known.secret)
+            _say(f"Welcome back: this browser is student {seat.student_number()} in class {code}.", "success")
+        else:
+            seat = store.join(code, nickname=st.session_state.get(NICKNAME_BOX) or None, session=session_id(),
+                              address=client_address())
+    except ValidationError as error:
+        _say(str(error))
+        return
+    except SQLAlchemyError as error:
+        store_trouble(error, "a student joining")
         _say(UNREACHABLE)
         return
-    credentials.keep_student(Credentials(seat.code, seat.token))
+    credentials.keep_student(Credentials(seat.code, seat.token), store.store_id)
+
+
+def _browser_seat(code: str) -> Credentials | None:
+    """The seat this browser's cookie keeps for ``code``, unless it opened nothing before in this session."""
+    found = credentials.seat_in_browser(code)
+    if found is None or found.secret in st.session_state.get(DEAD_SEATS, ()):
+        return None
+    return found
 
 
 def join_form() -> None:
@@ -75,66 +116,51 @@ def join_form() -> None:
         st.button("Join", type="primary", icon=":material/login:", on_click=_join, key="irl-join", width="stretch")
 
 
-def open_seat(who: Credentials) -> StudentSeat | None:
+def open_seat(who: Credentials, *, from_cookie: bool = False) -> StudentSeat | None:
     """The student's seat from their code and token, or None (with the reason on screen) when it is gone."""
     try:
-        seat = class_store().student(who.code, who.secret)
-    except ClassNotFound as error:
-        credentials.forget_student()
-        st.info(escape_markdown(error), icon=":material/event_busy:")
-        return None
-    except AccessDenied as error:
+        store = class_store()
+        seat = store.student(who.code, who.secret)
+    except (ClassNotFound, AccessDenied) as error:
+        if from_cookie:  # an old seat of this browser: the join form, without a word
+            st.session_state.setdefault(DEAD_SEATS, set()).add(who.secret)
+            return None
         credentials.forget_student(keep_code=True)
-        st.warning(escape_markdown(error), icon=":material/person_off:")
+        st.info(escape_markdown(_gone_message(error, _store_id())), icon=":material/event_busy:")
         return None
     except ValidationError as error:  # the store's setting (IRLAB_CLASS_DB) is wrong
         st.error(escape_markdown(error), icon=":material/database:")
         return None
-    credentials.keep_student(who)
+    credentials.keep_student(who, store.store_id)
     return seat
 
 
-# --- answering ------------------------------------------------------------------------------------------------------
+# --- the student's screen --------------------------------------------------------------------------------------------
 
-def _send(who: Credentials, round_id: int, key: str) -> None:
-    """Callback of an answer form: the text under ``key`` as the answer to ``round_id``."""
-    try:
-        receipt = class_store().student(who.code, who.secret).answer(round_id, st.session_state.get(key, ""))
-    except NotAccepting as error:
-        _say(str(error), "warning")
-    except ValidationError as error:
-        _say(str(error))
-    except SQLAlchemyError:
-        _say(UNREACHABLE)
-    else:
-        _say(receipt.message, "success")
-
-
-def draw(who: Credentials, seat: StudentSeat) -> int:
-    """The student's screen, as a fragment (sending an answer reruns only it, not the page); returns the class's
-    student version it showed first."""
-    shown: list[int] = []
-
+def draw(who: Credentials, seat: StudentSeat, store_id: str) -> None:
+    """The student's screen as a fragment: the feed first (it reruns only this fragment), then the activity."""
     @st.fragment
     def screen() -> None:
         try:
             view = seat.view()
         except ValidationError:  # the class ended (or the seat with it) since the page ran: the page says so
             st.rerun(scope="app")
-        shown.append(view.version)
-        _screen(who, view)
+        except SQLAlchemyError as error:
+            store_trouble(error, "a student's page")
+            class_feed(student_feed(who.code, who.secret, store_id, None), key=FEED)
+            st.warning(READ_TROUBLE, icon=":material/sync:")
+            return
+        class_feed(student_feed(who.code, who.secret, store_id, view), key=FEED)
+        _screen(who, view, store_id)
 
     screen()
-    return shown[0]
 
 
-def _screen(who: Credentials, view: StudentView) -> None:
+def _screen(who: Credentials, view: StudentView, store_id: str) -> None:
     name = f" ({escape_markdown(view.nickname)})" if view.nickname else ""
     st.caption(f"Class {escape_markdown(view.code)} \u00b7 you are student {view.number}{name}")
-    notice = st.session_state.pop(NOTICE, None)
+    show_notice(st.session_state.pop(NOTICE, None))
     activity = view.activity
-    if activity is None or activity.state != OPEN:
-        show_notice(notice)
     if activity is None:
         st.info("Waiting for the lecturer: the question appears here by itself.", icon=":material/hourglass_top:")
         return
@@ -143,47 +169,43 @@ def _screen(who: Credentials, view: StudentView) -> None:
     st.subheader(escape_markdown(heading))
     if activity.state == OPEN:
         pages.student_question(activity.question)
-        if activity.answer is not None and notice is None:  # a receipt just below says the same
-            st.caption(f"Your answer in this round: {escape_markdown(activity.answer)}. Send another to replace it.")
-        pages.answer_box(activity, partial(_send, who, activity.round_id))
-        show_notice(notice)  # under the Send button, where the thumb is
+        form = pages.answer_form(activity)
+        with st.container(key="irl-answer-area"):
+            answer_form(answer_data(who.code, who.secret, store_id, activity, form, view.now), key=ANSWER)
     elif activity.state == CLOSED:
         pages.student_question(activity.question)
+        timed_out = activity.closes_at is not None and view.now >= activity.closes_at
+        why = "Time is up: answers are closed." if timed_out else "Answers are closed."
         yours = f"Your answer: {escape_markdown(activity.answer)}." if activity.answer else "You did not answer."
-        st.info(f"Answers are closed. {yours} Wait for the lecturer.", icon=":material/lock:")
+        st.info(f"{why} {yours} Wait for the lecturer.", icon=":material/lock:")
     else:
         pages.student_result(activity)
         with st.expander("The question"):
             pages.student_question(activity.question)
 
 
-def watch(code: str, shown: int) -> None:
-    """The poll: rerun the page when the class's student version is no longer ``shown`` (or the class ended)."""
-    @st.fragment(run_every=STUDENT_POLL_SECONDS)
-    def poll() -> None:
-        try:
-            versions = class_store().versions(code)
-        except (SQLAlchemyError, ValidationError):  # the store is restarting: ask again at the next poll
-            return
-        if versions is None or versions.student != shown:
-            st.rerun(scope="app")
-
-    poll()
-
-
 def join_page() -> None:
     """The whole page below its title."""
     class_style()
     with st.container(key="irl-student"):
-        who = credentials.student()
+        who, from_cookie = credentials.student(), False
+        if who is None:
+            who, from_cookie = _browser_seat(credentials.link_code()), True
         try:
-            seat = open_seat(who) if who is not None else None
+            seat = open_seat(who, from_cookie=from_cookie) if who is not None else None
             if seat is None:
                 show_notice(st.session_state.pop(NOTICE, None))
                 join_form()
                 return
-            shown = draw(who, seat)
-        except SQLAlchemyError:  # the store is restarting: the poll reruns the page once it answers again
-            st.warning("The class did not answer; this page tries again by itself.", icon=":material/sync:")
-            shown = -1
-    watch(who.code, shown)
+            if from_cookie:
+                st.success(f"Welcome back: this browser is student {seat.student_number()} in this class.",
+                           icon=":material/check_circle:")
+            draw(who, seat, class_store().store_id)
+        except SQLAlchemyError as error:  # the store is restarting: the page says so and tries again
+            store_trouble(error, "a student's page")
+            st.warning(READ_TROUBLE, icon=":material/sync:")
+            if who is not None:
+                class_feed(student_feed(who.code, who.secret, "", None), key=FEED)
+            else:
+                join_form()
+

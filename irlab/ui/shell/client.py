@@ -132,3 +132,15 @@ def client_address() -> str | None:
     """The address of the client whose script run this is (see the module's text), or None when unknown."""
     ctx = get_script_run_ctx(suppress_warning=True)
     return session_client_address(ctx.session_id if ctx is not None else None)
+
+
+def request_address(peer: str | None, headers: Iterable[tuple[str, str]]) -> str | None:
+    """The client address of an HTTP request the app's own routes answer (the live class's event stream and answers):
+    the same rule as for a browser session, from the request's TCP peer and its headers, counted by
+    :func:`address_group`.
+
+    >>> request_address("127.0.0.1", [("x-forwarded-for", "6.6.6.6, 10.1.2.3"), ("host", "x")])
+    '10.1.2.3'
+    """
+    forwarded = [value for name, value in headers if name.lower() == "x-forwarded-for"]
+    return address_group(address_behind_proxies(peer, forwarded, trusted_proxies()))

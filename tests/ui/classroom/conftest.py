@@ -4,10 +4,16 @@
 at a fresh database on the throwaway PostgreSQL server of tests/classroom (skipped without PostgreSQL's
 binaries, failing under ``CI=true``). :class:`Lecturer` and :class:`Student` are the app under AppTest,
 each its own session, with the few moves the tests make and what they read back.
+
+A student's answer goes where the phone sends it: the answer route (``irlab.ui.classroom.feed.answer_reply``,
+with what the page gave its answer form: the code, the token, the round); the page is then run again. The
+projector's counts are what its feed was given (the browser draws them; tests/ui/classroom/test_browser_*
+check the drawing).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +21,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from irlab.classroom import ClassStore
 from irlab.classroom.database import forget_engine
+from irlab.ui.classroom.feed import answer_reply
 from tests.classroom.conftest import postgres_server, postgres_url  # noqa: F401 - fixtures used here
 from tests.ui.conftest import ROOT, region_blocks
 
@@ -59,10 +67,25 @@ def region(at: AppTest) -> list[dict]:
     return region_blocks(at)
 
 
+def component_data(at: AppTest, name: str) -> list[dict]:
+    """The data of every mount of our component ``name`` ("classfeed", "classanswer") on the page, in order."""
+    return [json.loads(element.proto.json) for element in at.get("bidi_component")
+            if element.proto.component_name == f"irlab.{name}"]
+
+
 def counts(at: AppTest) -> dict[str, str]:
-    """The projector's counts: label -> value ("Students joined", "Answers, round 1", ...)."""
-    return {item["label"]: item["value"] for block in region(at) if block["kind"] == "numbers"
-            for item in block["items"]}
+    """The projector's counts as its feed draws them: label -> value ("Students joined", "Answers, round 1", ...)."""
+    feeds = [data for data in component_data(at, "classfeed") if data["role"] == "projector"]
+    if not feeds or feeds[-1]["counts"] is None:
+        return {}
+    data = feeds[-1]
+    found = {"Students joined": str(data["counts"]["students"])}
+    current = data["round"]
+    if current is not None:
+        for number, answers in enumerate(current["earlier"], start=1):
+            found[f"Answers, round {number}"] = str(answers)
+        found[f"Answers, round {current['number']}"] = str(current["answers"])
+    return found
 
 
 def plain(markdown: object) -> str:
@@ -173,22 +196,37 @@ class Student:
     def token(self) -> str | None:
         return param(self.at, "student")
 
-    def answer(self, text: str) -> Student:
-        box = next(t for t in self.at.text_input if t.key.startswith("irl-answer-"))
-        box.set_value(text)
-        next(b for b in self.at.button if b.key and b.key.startswith("irl-send-")).click()
+    reply: dict | None = None
+    """The answer route's last reply to this student (what their phone shows under Send)."""
+
+    def form(self) -> dict:
+        """The data of the page's answer form (the open round's)."""
+        forms = component_data(self.at, "classanswer")
+        assert forms, "no answer form on the page"
+        return forms[-1]
+
+    def answer(self, value: object, send: str | None = None) -> Student:
+        """Send ``value`` as the phone does (a number as typed, option ids, an order, answers by question), then
+        run the page again; the reply is in :attr:`reply` (and :attr:`receipt`)."""
+        form = self.form()
+        payload = {"code": form["code"], "student": form["student"], "round": form["round"], "answer": value,
+                   "s": form["store"], "send": send}
+        self.status, self.reply = answer_reply(payload, ClassStore())
         return self.run()
+
+    @property
+    def receipt(self) -> str:
+        """The last reply's message, as the phone shows it."""
+        assert self.reply is not None, "nothing sent yet"
+        return self.reply["message"]
 
     def send_order(self, order: str) -> Student:
-        """Send ``order`` ("2,1,3,...") as if dragged: the tiles' change as the component reports it, then Send."""
-        send = next(b for b in self.at.button if b.key and b.key.startswith("irl-send-"))
-        self.at.session_state[send.key.replace("irl-send-", "irl-order-")] = {"change": {
-            "order": order.split(","), "grades": None, "seq": 1, "action": "drag", "item": None}}
-        send.click()
-        return self.run()
+        """Send ``order`` ("2,1,3,...") as the form reads it from the tiles."""
+        assert self.form()["form"]["kind"] == "order"
+        return self.answer(order.split(","))
 
     def can_answer(self) -> bool:
-        return any(t.key.startswith("irl-answer-") for t in self.at.text_input)
+        return bool(component_data(self.at, "classanswer"))
 
     def text(self) -> str:
         return texts(self.at)

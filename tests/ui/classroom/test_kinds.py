@@ -24,12 +24,16 @@ def test_order_the_pictures_from_both_sides(lecturer, student_of, class_db):
     lecturer.add_kind("order", goal="best-ndcg")
     assert next(b for b in lecturer.region() if b["key"] == "prompt")["text"].startswith("Drag the pictures")
     first = students[0].run()
-    assert [e.proto.component_name for e in first.at.get("bidi_component")] == ["irlab.tiles"]
+    assert [e.proto.component_name for e in first.at.get("bidi_component")] == [
+        "irlab.classfeed", "irlab.tiles", "irlab.classanswer"]
+    assert first.form()["form"] == {"kind": "order", "label": "Your order", "tiles": first.form()["form"]["tiles"],
+                                    "send": "Send this order"}
     for student, order in zip(students, (BEST, "2,1,3,4,5,6,7,8", BEST)):
         student.run().send_order(order)
-        assert said(student.at, "success")[0].startswith(f"Answer received: {order}")
-    first.send_order("1,1,2,3,4,5,6,7")  # the page never sends what is no order: it sends the one it shows
-    assert said(first.at, "success")[0].startswith(f"Answer changed to {BEST}")
+        assert student.receipt.startswith(f"Answer received: {order}")
+    first.send_order("1,1,2,3,4,5,6,7")  # not an order: refused, and the one it had stays
+    assert first.status == 422 and "Picture 1 is in the order twice" in first.receipt
+    assert first.form()["stored_text"] == BEST
     seat = ClassStore(class_db).student(lecturer.code, first.token)  # a script calling the store directly
     round_id = seat.view().activity.round_id
     for hostile, problem in (("1,1,2,3,4,5,6,7", "Picture 1 is in the order twice"),
@@ -55,11 +59,10 @@ def test_order_the_pictures_from_both_sides(lecturer, student_of, class_db):
 
 
 def _choose(student, options: list[str]) -> None:
-    """Pick ``options`` in the student's option buttons, then Send."""
-    pills = next(w for w in student.at.get("button_group") if w.key and w.key.startswith("irl-choice-"))
-    pills.set_value(options if isinstance(pills.value, list) else options[0])
-    next(b for b in student.at.button if b.key and b.key.startswith("irl-send-")).click()
-    student.run()
+    """Pick ``options`` among the student's option buttons (the form offers them), then Send."""
+    offered = [o["id"] for o in student.form()["form"]["options"]]
+    assert set(options) <= set(offered), offered
+    student.answer(options)
 
 
 def test_which_is_it_about_a_state_from_both_sides(lecturer, student_of):
@@ -71,7 +74,11 @@ def test_which_is_it_about_a_state_from_both_sides(lecturer, student_of):
         "Which pictures are false negatives (FN) at K = 4?"
     for student, chosen in zip(students, (["5", "7"], ["1", "3"], ["5", "7"])):
         _choose(student.run(), chosen)
-        assert said(student.at, "success")[0].startswith("Answer received:")
+        assert student.receipt.startswith("Answer received:")
+    blocks = {b["key"]: b for b in lecturer.run().region()}
+    assert "round-1-shares" not in blocks and blocks["round-1-none"]["text"] == "Hidden until the reveal."
+    assert blocks["hidden"]["text"] == "The class's answers stay hidden until you reveal them."
+    lecturer.at.toggle(key="irl-live-results").set_value(True)  # the lecturer shows them live
     blocks = {b["key"]: b for b in lecturer.run().region()}
     shares = json.loads(blocks["round-1-shares"]["figure"])["data"][0]
     assert dict(zip(shares["y"], shares["x"]))["5 Another white cat in a box"] == 2  # live, before the reveal
@@ -94,10 +101,9 @@ def test_which_is_it_from_the_concept_bank(lecturer, student_of):
 
 
 def _send_exercise(student, answers: dict[str, str]) -> None:
-    for question_id, text in answers.items():
-        next(t for t in student.at.text_input if t.key and t.key.endswith(f"-{question_id}")).set_value(text)
-    next(b for b in student.at.button if b.key and b.key.startswith("irl-send-")).click()
-    student.run()
+    boxes = [box["id"] for box in student.form()["form"]["boxes"]]
+    assert set(answers) <= set(boxes), boxes
+    student.answer(answers)
 
 
 def test_an_exercise_in_class_with_variants_rates_and_the_gradebook(lecturer, student_of, class_db, downloads):
@@ -116,7 +122,8 @@ def test_an_exercise_in_class_with_variants_rates_and_the_gradebook(lecturer, st
         if number == 2:
             key = {"ndcg5-q1": "0.1"}  # one wrong answer, nothing else
         _send_exercise(student, key)
-        assert said(student.at, "success")[0].startswith("Answer received:")
+        assert student.receipt.startswith("Answer received:")
+    lecturer.at.toggle(key="irl-live-results").set_value(True)  # rates live (hidden until the reveal by default)
     blocks = {b["key"]: b for b in lecturer.run().region()}
     rates = json.loads(blocks["round-1-rates"]["figure"])["data"][0]
     assert rates["y"][0] == "ndcg5-q1: 2 of 3 right" and rates["x"][0] == 67  # live, before any reveal
