@@ -15,7 +15,7 @@ repeats. Views are shared between callers, so treat them as read-only.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache, wraps
 from typing import TypeVar
 
@@ -106,14 +106,21 @@ def with_changes(items: Sequence[Headline], previous: Sequence[Headline] | Seque
 
 # --- each view once per state -----------------------------------------------------------------------
 
+def _frozen(value: object) -> Hashable:
+    """A mapping as a sorted tuple of its items (values frozen too); anything else as it is."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((key, _frozen(item)) for key, item in value.items()))
+    return value  # type: ignore[return-value]
+
+
 def state_key(state: WalkthroughState) -> Hashable:
-    """The state's values as a hashable key (its mappings as sorted tuples): equal states, equal keys.
+    """The state's values as a hashable key (its mappings as sorted tuples): equal states, equal keys. Every field
+    counts, so a field a chapter adds (a setting) keeps its views apart without a word here.
 
     >>> state_key(WalkthroughState(grades={"2": 4, "1": 0})) == state_key(WalkthroughState(grades={"1": 0, "2": 4}))
     True
     """
-    return (state.order, state.k, state.mode, None if state.grades is None else tuple(sorted(state.grades.items())),
-            tuple(sorted(state.query_orders.items())), state.returned, state.present, state.level)
+    return tuple(_frozen(getattr(state, item.name)) for item in fields(state))
 
 
 @dataclass(frozen=True)
