@@ -2,10 +2,19 @@
 
 The budgets (:mod:`irlab.ui.shell.budgets`): each file at most :data:`MAX_UPLOAD_MB` MB after
 unpacking, a session at most ``BUDGETS.session_runs`` runs and ``BUDGETS.session_mb`` MB of
-uploads, and no file read when the server cannot spare the memory it takes (``room_for``). MB
-is 10^6 bytes everywhere, as the browser counts it. A run over the budgets is refused and forgotten at
-once (its bytes freed), its message shown until the run uploads change; a run whose file was removed or replaced
-leaves the workspace, and files no uploader holds any more are dropped from the server's memory.
+uploads (and the server's own checks per address and process), and no file read when the server
+cannot spare the memory it takes (``room_for``). MB is 10^6 bytes everywhere, as the browser counts
+it. A run over the budgets is refused and forgotten at once (its bytes freed), its message shown until
+the run uploads change; a run whose file was removed or replaced leaves the workspace, and files no
+uploader holds any more are dropped from the server's memory.
+
+**After a failover** (the replica holding this session died and the browser reconnected to another
+one) the uploaders still show the files, but this process never received them. On the page's next
+run (the student's next click: the browser does not ask for one when it reconnects) the page says
+which files were lost and shows new, empty uploaders (:func:`_after_failover`), so the student adds
+them again; the notice names each lost file until a file of that name is back. When the student's
+first move was to add a file again, the uploaders keep it and the old entries (which the notice
+tells them to remove).
 """
 
 from __future__ import annotations
@@ -29,6 +38,12 @@ MAX_UPLOAD_MB = 100
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * budgets.MB
 REFUSED = KEY + "refused"
 """Session key: (the run files held when runs were refused, the refusals), shown until the uploads change."""
+GENERATION = KEY + "uploaders"
+"""Session key: how many times the uploaders were replaced by empty ones after a failover (part of their keys)."""
+LOST = KEY + "lost"
+"""Session key: the names of the files lost in a failover, shown until each is uploaded again."""
+STALE = KEY + "lost.stale"
+"""Session key: True while the uploaders still show entries of lost files (they held a new file too)."""
 
 
 def sample_workspace() -> Workspace:
@@ -81,15 +96,27 @@ def _read(uploaded, kind: str):
     return table
 
 
+def uploader_key(name: str) -> str:
+    """The session key of an uploader (``w.qrels``, ``w.runs``): new ones after each failover (see the module)."""
+    generation = st.session_state.get(GENERATION, 0)
+    return KEY + name + (f".{generation}" if generation else "")
+
+
 def uploads() -> list[str]:
     """The two uploaders; returns the problems of files that could not be used (what is loaded stays)."""
     problems = []
+    lost_notice = st.container()
     left, right = st.columns(2)
-    qrels_file = left.file_uploader("Qrels", type=None, key=KEY + "w.qrels", max_upload_size=MAX_UPLOAD_MB,
+    qrels_file = left.file_uploader("Qrels", type=None, key=uploader_key("w.qrels"), max_upload_size=MAX_UPLOAD_MB,
                                     help="One qrels file: query iteration doc grade per line (.gz accepted).")
-    run_files = right.file_uploader("Runs", type=None, accept_multiple_files=True, key=KEY + "w.runs",
+    run_files = right.file_uploader("Runs", type=None, accept_multiple_files=True, key=uploader_key("w.runs"),
                                     max_upload_size=MAX_UPLOAD_MB,
                                     help="One or more runs: query Q0 doc rank score tag per line (.gz accepted).")
+    ctx = get_script_run_ctx(suppress_warning=True)
+    session_id = ctx.session_id if ctx else None
+    _after_failover(session_id, qrels_file, run_files or [])
+    with lost_notice:
+        _lost_notice([f.name for f in [qrels_file, *(run_files or [])] if f is not None])
     st.caption(budget_caption())
     done: dict = st.session_state.setdefault(KEY + "done", {})
     workspace = files_workspace()
@@ -125,9 +152,41 @@ def uploads() -> list[str]:
             problems.append(problem)
     problems += _refusals(refused, run_files or [])
     session_memory.put("runs.files", workspace)
-    ctx = get_script_run_ctx(suppress_warning=True)
-    budgets.drop_unused_uploads(ctx.session_id if ctx else None, {key[1] for key in present})
+    budgets.drop_unused_uploads(session_id, {key[1] for key in present})
     return problems
+
+
+def _after_failover(session_id: str | None, qrels_file, run_files: list) -> None:
+    """When the uploaders name files this process never received (a failover), remember their names and, if they
+    hold nothing else, replace them with empty ones at once (a rerun): the old chips cannot be read any more."""
+    lost = budgets.lost_uploads(session_id)
+    if not lost:
+        return
+    budgets.forget_lost(session_id)
+    names = list(dict.fromkeys([*st.session_state.get(LOST, []), *lost.values()]))  # qrels first, then the runs
+    st.session_state[LOST] = names
+    if qrels_file is None and not run_files:
+        st.session_state[GENERATION] = st.session_state.get(GENERATION, 0) + 1
+        st.session_state.pop(STALE, None)
+        st.rerun()
+    st.session_state[STALE] = True
+
+
+def _lost_notice(held: list[str]) -> None:
+    """Name the files lost in a failover that are not back yet (a file of the same name uploaded again)."""
+    missing = [name for name in st.session_state.get(LOST, []) if name not in held]
+    if not missing:
+        st.session_state.pop(LOST, None)
+        st.session_state.pop(STALE, None)
+        return
+    several = len(missing) > 1
+    listed = ", ".join(missing[:-1]) + (" and " if several else "") + missing[-1]
+    stale = (" Remove their old entries (×) first." if several else " Remove its old entry (×) first.") \
+        if st.session_state.get(STALE) else ""
+    st.warning(escape_markdown(
+        f"The server that held your files stopped, and this page moved to another one: {listed} "
+        f"{'are' if several else 'is'} no longer here. Add {'them' if several else 'it'} again below; your "
+        f"settings are kept.{stale}"), icon=":material/cloud_off:")
 
 
 def _over_budget(runs_held: int, bytes_held: int, uploaded) -> str | None:
