@@ -311,7 +311,14 @@ def _schema(args: argparse.Namespace) -> int:
 
 def _roster(args: argparse.Namespace) -> int:
     from irlab.exercises.feedback import write_atomically
-    from irlab.exercises.roster import file_stem, make_roster, read_secret, read_students, roster_csv
+    from irlab.exercises.roster import (
+        file_stem,
+        make_roster,
+        read_secret,
+        read_students,
+        roster_csv,
+        secret_file_warning,
+    )
     from irlab.exercises.signature import sign_notebook
 
     exercise = load_exercise_source(args.exercise)
@@ -320,6 +327,8 @@ def _roster(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as error:
         raise CliError(f"cannot read the student ids from {args.students}: {error}") from None
     secret = read_secret(file=args.secret_file, variable=args.secret_env)
+    if warning := secret_file_warning(args.secret_file):
+        print(printable(warning), file=sys.stderr)
     roster = make_roster(secret, students)
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
@@ -359,7 +368,7 @@ def _grade(args: argparse.Namespace) -> int:
         notebook_grading_problem,
         submission_files,
     )
-    from irlab.exercises.roster import read_roster, read_secret
+    from irlab.exercises.roster import read_roster, read_secret, secret_file_warning
     from irlab.exercises.sandbox import BASIC, detect_isolation
 
     exercise = load_exercise_source(args.exercise)
@@ -375,6 +384,8 @@ def _grade(args: argparse.Namespace) -> int:
     secret = None
     if args.secret_file is not None or args.secret_env is not None:
         secret = read_secret(file=args.secret_file, variable=args.secret_env)  # read before any submission's code runs
+        if warning := secret_file_warning(args.secret_file):
+            print(printable(warning), file=sys.stderr)
     isolation = BASIC if args.sandbox == "basic" else detect_isolation()
     if any(path.suffix == ".ipynb" for path in files):
         if problem := notebook_grading_problem():

@@ -533,7 +533,9 @@ def grade_all(exercise: Exercise, paths: Sequence[Path], limits: Limits = Limits
               isolation: Isolation | None = None, jobs: int = 1, secret: bytes | None = None) -> list[Submission]:
     """Grade every submission; rows in the order of ``paths``, ``progress(done, total, name)`` after each.
 
-    Every file is read before any code runs (a submission cannot change another one on disk), and
+    Every file is read before any code runs (what a submission does to another one on disk does not
+    change that one's grade; with a file system of its own a box cannot reach it at all), the scripts
+    the boxes run are checked (:func:`~irlab.exercises.box_code.check_workers`), and
     ``jobs`` submissions are graded at a time where a cgroup bounds each box's processes (without
     one, the process limit counts every process of our user, so one box's children would starve
     another's: one at a time then). Without a PID namespace a box could see this process, so it

@@ -84,6 +84,25 @@ def read_secret(*, file: str | None = None, variable: str | None = None) -> byte
     return secret
 
 
+def secret_file_warning(file: str | None) -> str | None:
+    """A warning when the secret file can be read by every user of this machine (a grading box too, where it sees
+    the file's folder), or None.
+
+    >>> secret_file_warning(None) is None
+    True
+    """
+    if file is None:
+        return None
+    try:
+        mode = os.stat(file).st_mode
+    except OSError:
+        return None
+    if mode & 0o004:
+        return (f"warning: the secret file {file} is readable by every user of this machine; make it yours alone "
+                f"(chmod 600 {file})")
+    return None
+
+
 def read_students(text: str) -> list[str]:
     """Student ids, one a line (blank lines and ``#`` comments skipped), or a CSV with a ``student`` column."""
     lines = [line.strip() for line in text.splitlines()]

@@ -289,3 +289,5 @@ def test_a_relabelled_or_copied_notebook_is_flagged_without_a_roster(tmp_path, p
     assert carol["roster"].startswith("the signature does not match"), carol
     assert rows["dave.ipynb"]["roster"].startswith("not signed"), rows["dave.ipynb"]
     assert SECRET not in done.stdout + done.stderr + (out / "gradebook.csv").read_text()
+    # the secret file as written here is readable by every user (a box sees world-readable files of its folders)
+    assert f"the secret file {tmp_path / 'secret.txt'} is readable by every user of this machine" in done.stderr
