@@ -24,14 +24,21 @@ EPILOG = """\
 flags as trec_eval: -q per query, -c count judged queries the run misses (as 0; without -c a run
 that misses one is refused with exit status 4, as trec_eval 10.0 does), -l N relevance level,
 -M N only the top N of each ranking, -J judged documents only, -n no summary, -N N the
-collection size (for utility), -m MEASURE (repeatable); and trec_eval's long forms of them
-(--query_eval_wanted, --complete_rel_info_wanted, --level_for_rel, --Max_retrieved_per_topic,
---Judged_docs_only, --nosummary, --Number_docs_in_coll, --measure, --Results_format, --version).
+collection size (for utility), -m MEASURE (repeatable), -R FORMAT the judgments' format, -Z FILE
+z-scores; and trec_eval's long forms of them (--query_eval_wanted, --complete_rel_info_wanted,
+--level_for_rel, --Max_retrieved_per_topic, --Judged_docs_only, --nosummary, --Number_docs_in_coll,
+--measure, --Rel_info_format, --Zscore, --Results_format, --version).
+
+-R: qrels (the default); qrels_jg, a qrels file whose second column names a judgment group (one
+user), for map_avgjg, P_avgjg, Rprec_mult_avgjg (-m qrels_jg, the default with it); prefs (query
+group subgroup doc level) or qrels_prefs (a qrels file read as preferences), for the preference
+measures (-m all_prefs; -m prefs, the default with them). -Z FILE: each value a z-score against
+FILE's lines "query measure mean stddev" (-1000000 where FILE has no line for it).
 
 -m takes trec_eval's names and its parameter syntax: P.5,10  ndcg_cut.10  map  bpref  ndcg.1=3,2=9
 iprec_at_recall..25,.5  set_F.0.5  11pt_avg  relstring.20, the sets official (the default),
-set and all_trec; and IR Lab / ir_measures names: nDCG@10, P(rel=2)@5, AP@100, RR@10,
-nDCG(gain='exponential')@10.
+set, all_trec, all_prefs, prefs and qrels_jg; and IR Lab / ir_measures names: nDCG@10,
+P(rel=2)@5, AP@100, RR@10, nDCG(gain='exponential')@10.
 
 trec_eval measures IR Lab computes: {supported}.
 
@@ -71,6 +78,13 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="documents in the collection (only utility's true negatives use it)")
     parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
                         help="a measure or set of measures (repeatable; default: official)")
+    parser.add_argument("-R", "--Rel_info_format", dest="rel_format", default="qrels", metavar="FORMAT",
+                        help="the judgments' format: qrels (default), qrels_jg (qrels by judgment group), prefs "
+                             "(preferences: query group subgroup doc level) or qrels_prefs (a qrels file read as "
+                             "preferences)")
+    parser.add_argument("-Z", "--Zscore", dest="zscores", metavar="FILE",
+                        help="print z-scores against the means and standard deviations of FILE (query measure mean "
+                             "stddev)")
     parser.add_argument("-T", "--Results_format", dest="results_format", default="trec_results", metavar="FORMAT",
                         help="the run files' format: trec_results (trec_eval's only one)")
     parser.add_argument("-D", "--Debug_level", dest="debug", default="0", metavar="N",
@@ -100,14 +114,19 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def measures_of(arguments: list[str] | None, collection: int = 0) -> dict:
-    """The measures of the ``-m`` arguments (default: trec_eval's ``official`` set), keyed by print name."""
+DEFAULT_SETS = {"qrels": "official", "qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
+"""The measures printed without ``-m``, per judgments format (trec_eval has ``official`` for every format, and
+then stops on the first measure it cannot compute from preferences or judgment groups)."""
+
+
+def measures_of(arguments: list[str] | None, collection: int = 0, rel_format: str = "qrels") -> dict:
+    """The measures of the ``-m`` arguments (default: :data:`DEFAULT_SETS`' set), keyed by print name."""
     from dataclasses import replace
 
     from irlab.metrics.measure_names import trec_measure_set
 
     measures = {}
-    for measure in trec_measure_set(arguments or ["official"]):
+    for measure in trec_measure_set(arguments or [DEFAULT_SETS[rel_format]]):
         if measure.family == "utility" and collection:
             measure = replace(measure, options={**measure.options, "collection_size": collection})
         measures[measure.trec_name] = measure
@@ -120,8 +139,11 @@ def run(args: argparse.Namespace) -> int:
 
     from irlab.cli.common import CliError
     from irlab.runs.report import csv_text, json_text, trec_text
-    from irlab.runs.trec import MB, read_qrels_file
+    from irlab.runs.trec import MB
+    from irlab.runs.zscores import read_zscores_file, standardised
 
+    if args.rel_format not in DEFAULT_SETS:
+        raise CliError(f"-R {args.rel_format}: trec_eval 10.0's judgment formats are {', '.join(DEFAULT_SETS)}")
     if args.results_format != "trec_results":
         raise CliError(f"-T {args.results_format}: trec_eval 10.0 reads one results format, trec_results "
                        "(query Q0 doc rank score tag)")
@@ -136,12 +158,15 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("only one run can come from standard input ('-')")
     # the C library's allocator gives memory back as columns are freed (Arrow's own pools keep it)
     pa.set_memory_pool(pa.system_memory_pool())
-    measures = measures_of(args.measures, args.collection)
-    qrels = read_qrels_file(args.qrels, limit=args.max_size * MB)
+    measures = measures_of(args.measures, args.collection, args.rel_format)
+    qrels = read_judgments(args.qrels, args.rel_format, limit=args.max_size * MB)
+    zscores = read_zscores_file(args.zscores, limit=args.max_size * MB) if args.zscores else None
     evaluations = evaluate_files(qrels, args.runs, measures, relevance_level=args.level, complete=args.complete,
                                  depth=args.depth, judged_only=args.judged_only, limit=args.max_size * MB)
     if not args.complete:
         refuse_missing_topics(evaluations)
+    if zscores is not None:
+        evaluations = [standardised(evaluation, zscores) for evaluation in evaluations]
     if args.format == "json":
         text = json_text(evaluations, per_query=args.per_query)
     elif args.format == "csv":
@@ -150,6 +175,21 @@ def run(args: argparse.Namespace) -> int:
         text = trec_text(evaluations, per_query=args.per_query, summary=args.summary)
     sys.stdout.write(text)
     return 0
+
+
+def read_judgments(path: str, rel_format: str, *, limit: int):
+    """The judgments file in trec_eval's ``-R`` format: qrels, qrels by judgment group, or preferences."""
+    if rel_format == "qrels_jg":
+        from irlab.runs.judgment_groups import read_grouped_qrels_file
+
+        return read_grouped_qrels_file(path, limit=limit)
+    if rel_format in ("prefs", "qrels_prefs"):
+        from irlab.runs.preferences import read_preferences_file
+
+        return read_preferences_file(path, qrels=rel_format == "qrels_prefs", limit=limit)
+    from irlab.runs.trec import read_qrels_file
+
+    return read_qrels_file(path, limit=limit)
 
 
 def refuse_missing_topics(evaluations: list) -> None:

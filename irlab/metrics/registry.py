@@ -40,7 +40,9 @@ from irlab.metrics import (
     infap,
     interpolated,
     judged,
+    judgment_groups,
     precision_recall,
+    preferences,
     rbp,
     reciprocal_rank,
     set_measures,
@@ -114,7 +116,9 @@ class Family:
     ``summary`` is how trec_eval's ``all`` line sums it up over queries: ``mean``; ``gmean`` (the
     geometric mean, each value at least 0.00001); ``sum`` (the counts); ``queries`` (how many);
     ``none`` (printed per query only). ``per_query`` is False for what trec_eval prints in the
-    summary only.
+    summary only. ``judgments`` names what it is computed against (trec_eval's ``-R``): ``qrels``,
+    ``qrels_jg`` (qrels by judgment group), ``prefs`` (preferences: ``-R prefs`` or
+    ``qrels_prefs``), or ``any`` (the run id and the number of queries).
     """
 
     name: str
@@ -133,6 +137,7 @@ class Family:
     short: str = ""
     help: str = ""
     teaching: Teaching | None = None
+    judgments: str = "qrels"
 
     @property
     def python_name(self) -> str:
@@ -206,14 +211,23 @@ _PERSISTENCE = Param("p", rbp.PERSISTENCE, "persistence: the chance of reading o
                      check=rbp.check_persistence, ir_measures=True)
 
 _RANK_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_R_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+_SCOPE = Param("scope", "all", "which preferences count: all; implied (a document retrieved); retrieved (both)",
+               check=preferences.check_scope)
+
+
+def _scoped(name: str) -> tuple[TrecName, ...]:
+    """trec_eval's three names of a preference measure: ``name``, ``name_ret`` and ``name_imp``."""
+    return (TrecName(name), TrecName(f"{name}_ret", options={"scope": "retrieved"}),
+            TrecName(f"{name}_imp", options={"scope": "implied"}))
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("runid", "Run id", "the run's tag (the last line's 6th field)", counts.explain_num_q, counts.num_q_kernel,
            trec=(TrecName("runid"),), kind="text",
-           summary="runid", per_query=False),
+           summary="runid", per_query=False, judgments="any"),
     Family("NumQ", "Queries", "the number of queries evaluated", counts.explain_num_q, counts.num_q_kernel,
            aliases=("num_q",), trec=(TrecName("num_q"),), kind="int", summary="queries",
-           per_query=False),
+           per_query=False, judgments="any"),
     Family("NumRet", "Retrieved", "documents retrieved (summed over queries)", counts.explain_num_ret,
            counts.num_ret_kernel, aliases=("num_ret",), trec=(TrecName("num_ret"),), summary="sum", kind="int"),
     Family("NumRel", "Relevant", "relevant documents judged, R (summed over queries)", counts.explain_num_rel,
@@ -335,6 +349,47 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            judged.unjudged_kernel, cutoff="required", aliases=("unj",), trec=(TrecName("unj", cutoffs=(5, 10, 20)),)),
     Family("YAAP", "Yet another AP (YAAP)", "AP's log-odds: ln((1 + S) / (1 + R - S)), S AP's numerator",
            yaap.explain_yaap, yaap.yaap_kernel, params=(REL,), aliases=("yaap",), trec=(TrecName("yaap"),)),
+    Family("APavgjg", "AP averaged over judgment groups", "AP against each user's judgments, averaged over the users",
+           judgment_groups.explain_ap_avgjg, judgment_groups.ap_avgjg_kernel, params=(REL,), aliases=("map_avgjg",),
+           trec=(TrecName("map_avgjg"),), judgments="qrels_jg"),
+    Family("Pavgjg", "Precision@K averaged over judgment groups",
+           "Precision@k against each user's judgments, averaged over the users",
+           judgment_groups.explain_precision_avgjg, judgment_groups.precision_avgjg_kernel, cutoff="required",
+           params=(REL,), aliases=("p_avgjg",),
+           trec=(TrecName("P_avgjg", cutoffs=_RANK_CUTS),), judgments="qrels_jg"),
+    Family("RprecAvgjg", "R-precision averaged over judgment groups",
+           "precision at a multiple of each user's R, averaged over the users",
+           judgment_groups.explain_rprec_mult_avgjg, judgment_groups.rprec_mult_avgjg_kernel,
+           params=(REL, Param("mult", 1.0, "look at rank mult × R of each judgment group",
+                              check=_positive("mult", 1e3))),
+           aliases=("rprec_mult_avgjg",),
+           trec=(TrecName("Rprec_mult_avgjg", cutoffs=_R_MULTS, param="mult"),),
+           judgments="qrels_jg"),
+    Family("PrefsPossible", "Preferences possible", "the users' preferences, retrieved or not (summed over queries)",
+           preferences.explain_prefs_possible, preferences.prefs_possible_kernel, params=(_SCOPE,),
+           trec=(TrecName("prefs_num_prefs_poss"),), kind="int", summary="sum", judgments="prefs"),
+    Family("PrefsFulfilled", "Preferences fulfilled", "preferences the ranking keeps (summed over queries)",
+           preferences.explain_prefs_fulfilled, preferences.prefs_fulfilled_kernel, params=(_SCOPE,),
+           trec=(TrecName("prefs_num_prefs_ful"), TrecName("prefs_num_prefs_ful_ret", options={"scope": "retrieved"})),
+           kind="int", summary="sum", judgments="prefs"),
+    Family("PrefsSimp", "Preferences fulfilled / possible", "the share of all the users' preferences the ranking keeps",
+           preferences.explain_prefs_simp, preferences.prefs_simp_kernel, params=(_SCOPE,), aliases=("prefs_simp",),
+           trec=_scoped("prefs_simp"), judgments="prefs"),
+    Family("PrefsPair", "Preferences per document pair",
+           "per pair of documents, the share of users the ranking agrees with",
+           preferences.explain_prefs_pair, preferences.prefs_pair_kernel, params=(_SCOPE,), aliases=("prefs_pair",),
+           trec=_scoped("prefs_pair"), judgments="prefs"),
+    Family("PrefsAvgJG", "Preferences per judgment group", "each user's share of preferences kept, averaged over users",
+           preferences.explain_prefs_avgjg, preferences.prefs_avgjg_kernel, params=(_SCOPE,), aliases=("prefs_avgjg",),
+           trec=_scoped("prefs_avgjg"), judgments="prefs"),
+    Family("PrefsAvgJGRnonrel", "Preferences per judgment group, non-relevant set to R",
+           "prefs_avgjg with each user's non-relevant documents set to as many as the relevant ones",
+           preferences.explain_prefs_avgjg_rnonrel, preferences.prefs_avgjg_rnonrel_kernel,
+           params=(Param("scope", "all", "which preferences count: all, or retrieved (both documents retrieved)",
+                         check=preferences.check_rnonrel_scope),),
+           aliases=("prefs_avgjg_rnonrel",),
+           trec=(TrecName("prefs_avgjg_Rnonrel"), TrecName("prefs_avgjg_Rnonrel_ret", options={"scope": "retrieved"})),
+           judgments="prefs"),
     Family("CG", "CG (cumulative gain)", "cumulative gain", dcg.explain_cg_at_k, dcg.cg_kernel, cutoff="optional",
            params=(_GAIN, _GAINS),
            short="CG@K", help="The grades (gains) of the top K, summed.", teaching=dcg.CG_TEACHING),
@@ -375,8 +430,15 @@ TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
                  "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut",
                  "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map",
                  "set_F", "num_nonrel_judged_ret"),
+    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+                  "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                  "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+              "prefs_pair", "prefs_avgjg"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
-"""trec_eval's names for sets of measures (``-m official`` is its default output)."""
+"""trec_eval's names for sets of measures (``-m official`` is its default output; ``all_prefs``, ``prefs`` and
+``qrels_jg`` need ``-R prefs`` or ``qrels_prefs``, and ``-R qrels_jg``)."""
 
 TREC_NAMES: dict[str, tuple[Family, TrecName]] = {t.name: (f, t) for f in FAMILIES.values() for t in f.trec}
 """trec_eval's measure names (``P``, ``map_cut``, ...) -> the family and the name's declaration."""
@@ -490,8 +552,13 @@ TEACHING_ORDER = (*WALKTHROUGH_ORDER,
 
 
 def families_for_people() -> list[Family]:
-    """Every measure family (not the run id), the teachable ones first: the order pickers and help list them."""
-    rest = [f for name, f in FAMILIES.items() if name not in TEACHING_ORDER and f.name != "runid"]
+    """Every measure family of qrels (not the run id), the teachable ones first: the order pickers and help list them.
+
+    Families computed against judgment groups or preferences (trec_eval's ``-R qrels_jg``, ``-R prefs``) are
+    left out: the pages and exercises hold qrels.
+    """
+    rest = [f for name, f in FAMILIES.items()
+            if name not in TEACHING_ORDER and f.name != "runid" and f.judgments in ("qrels", "any")]
     return [FAMILIES[name] for name in TEACHING_ORDER] + rest
 
 

@@ -50,11 +50,16 @@ from irlab.errors import ValidationError
 from irlab.metrics.measure_names import parse_measure
 from irlab.metrics.registry import Measure
 from irlab.runs.judge import JudgedRun, check_depth, judge, no_overlap_message
+from irlab.runs.judgment_groups import GroupedQrels, judge_groups
+from irlab.runs.preferences import PreferenceTable, judge_preferences
 from irlab.runs.stream import BLOCK_BYTES, ReadWhole, TopicBlocks
 from irlab.runs.trec import MAX_FILE_BYTES, QrelsTable, RunBlock, RunTable, qrels_table, read_run_file, run_table
 
 Qrels = Mapping[str, Mapping[str, int]]
 Run = Mapping[str, Mapping[str, float] | Sequence[str]]
+
+JudgmentTable = QrelsTable | GroupedQrels | PreferenceTable
+"""What a run is evaluated against (trec_eval's ``-R``): qrels, qrels by judgment group, or preferences."""
 
 MIN_GEO_MEAN = 0.00001
 """trec_eval's floor for the geometric mean (``gm_map``): a query's value counts at least this."""
@@ -73,7 +78,8 @@ class Evaluation:
     measure of the official set), without it they are left out. ``unjudged`` counts the run's
     queries without judgments (never evaluated). ``judged`` is the join itself, kept when the run
     was evaluated from a table in memory (the runs page explains queries from it); a file read
-    topic by topic keeps only the values.
+    topic by topic keeps only the values. ``zscored``: the values are z-scores (trec_eval's ``-Z``,
+    :func:`irlab.runs.zscores.standardised`).
     """
 
     run_name: str
@@ -86,6 +92,7 @@ class Evaluation:
     unjudged: int = 0
     complete: bool = True
     judged: JudgedRun | None = field(default=None, repr=False)
+    zscored: bool = False
 
     @property
     def judged_queries(self) -> int:
@@ -99,11 +106,17 @@ class Evaluation:
         return np.array([query in missed for query in self.queries], dtype=bool)
 
 
-def evaluate_tables(qrels: QrelsTable, run: RunTable, measures: Mapping[str, Measure], *, relevance_level: int = 1,
-                    complete: bool = True, depth: int | None = None, judged_only: bool = False) -> Evaluation:
-    """Evaluate a run table against a qrels table (the runs page's entry point; the whole run is in memory)."""
+def evaluate_tables(qrels: JudgmentTable, run: RunTable, measures: Mapping[str, Measure], *,
+                    relevance_level: int = 1, complete: bool = True, depth: int | None = None,
+                    judged_only: bool = False) -> Evaluation:
+    """Evaluate a run table against a qrels table (the runs page's entry point; the whole run is in memory).
+
+    ``qrels`` may also be a ``qrels_jg`` or preference table (trec_eval's ``-R``), for the measures
+    computed against those (:func:`check_judgments`).
+    """
     relevance_level = check_relevance_level(relevance_level)
-    judged = judge(qrels, run, complete=complete, depth=depth, judged_only=judged_only)
+    check_judgments(measures, qrels)
+    judged = join(qrels, run, complete=complete, depth=depth, judged_only=judged_only)
     per_query = {name: _values(measure, judged, relevance_level) for name, measure in measures.items()}
     ranked = set(run.query_ids)
     missed = tuple(query for query in qrels.query_ids if query not in ranked)
@@ -112,7 +125,7 @@ def evaluate_tables(qrels: QrelsTable, run: RunTable, measures: Mapping[str, Mea
                      relevance_level, judged)
 
 
-def evaluate_run_file(qrels: QrelsTable, path: str | Path, measures: Mapping[str, Measure], *,
+def evaluate_run_file(qrels: JudgmentTable, path: str | Path, measures: Mapping[str, Measure], *,
                       relevance_level: int = 1, complete: bool = True, depth: int | None = None,
                       judged_only: bool = False, limit: int = MAX_FILE_BYTES,
                       block_bytes: int = BLOCK_BYTES, evaluators: int = EVALUATORS) -> Evaluation:
@@ -124,6 +137,7 @@ def evaluate_run_file(qrels: QrelsTable, path: str | Path, measures: Mapping[str
     """
     relevance_level = check_relevance_level(relevance_level)
     depth = check_depth(depth)
+    check_judgments(measures, qrels)
     name = str(path)
     if name != "-":
         try:
@@ -136,7 +150,7 @@ def evaluate_run_file(qrels: QrelsTable, path: str | Path, measures: Mapping[str
                            complete=complete, depth=depth, judged_only=judged_only)
 
 
-def _evaluate_blocks(qrels: QrelsTable, blocks: TopicBlocks, measures: Mapping[str, Measure], *,
+def _evaluate_blocks(qrels: JudgmentTable, blocks: TopicBlocks, measures: Mapping[str, Measure], *,
                      relevance_level: int, complete: bool, depth: int | None, judged_only: bool,
                      evaluators: int = EVALUATORS) -> Evaluation:
     """Evaluate each block of complete topics as it is read, then put the queries in trec_eval's order.
@@ -152,7 +166,7 @@ def _evaluate_blocks(qrels: QrelsTable, blocks: TopicBlocks, measures: Mapping[s
         judged_here = [query for query in table.query_ids if query in qrels.index]
         if not judged_here:
             return (), {}
-        judged = judge(qrels, table, complete=False, depth=depth, judged_only=judged_only, queries=judged_here)
+        judged = join(qrels, table, complete=False, depth=depth, judged_only=judged_only, queries=judged_here)
         return judged.queries, {name: _values(measure, judged, relevance_level) for name, measure in measures.items()}
 
     def collect(result: tuple[tuple[str, ...], dict]) -> None:
@@ -161,7 +175,7 @@ def _evaluate_blocks(qrels: QrelsTable, blocks: TopicBlocks, measures: Mapping[s
         for name, part in values.items():
             parts[name].append(part)
 
-    qrels.index, qrels.top_grade  # noqa: B018 - computed once here, not by two threads at once
+    _warm(qrels)  # cached lookups computed once here, not by two threads at once
     with ThreadPoolExecutor(max(1, evaluators), thread_name_prefix="evaluate") as pool:
         waiting: deque[Future] = deque()
         for block in blocks:
@@ -176,7 +190,7 @@ def _evaluate_blocks(qrels: QrelsTable, blocks: TopicBlocks, measures: Mapping[s
     if complete and missed:  # trec_eval -c: each on a placeholder ranking
         nothing = pa.nulls(0, pa.string())  # pa.array([]) would import pandas
         empty = run_table(blocks.name, nothing, nothing, np.zeros(0))
-        judged = judge(qrels, empty, complete=True, depth=depth, judged_only=judged_only, queries=missed)
+        judged = join(qrels, empty, complete=True, depth=depth, judged_only=judged_only, queries=missed)
         ids.extend(judged.queries)
         for name, measure in measures.items():
             parts[name].append(_values(measure, judged, relevance_level))
@@ -185,6 +199,65 @@ def _evaluate_blocks(qrels: QrelsTable, blocks: TopicBlocks, measures: Mapping[s
     unjudged = sum(1 for query in blocks.topics if query not in qrels.index)
     return _finished(blocks.name, blocks.runid, tuple(ids[i] for i in order), measures, per_query, qrels, missed,
                      unjudged, complete, relevance_level, None)
+
+
+def join(judgments: JudgmentTable, run: RunTable, *, complete: bool = True, depth: int | None = None,
+         judged_only: bool = False, queries: Iterable[str] | None = None):
+    """``run`` joined with ``judgments`` under trec_eval's rules: :func:`irlab.runs.judge.judge` for qrels,
+    :func:`~irlab.runs.judgment_groups.judge_groups` for qrels by judgment group,
+    :func:`~irlab.runs.preferences.judge_preferences` for preferences (which ignore ``judged_only``, as trec_eval).
+
+    The result has the evaluated ``queries`` and the kernels' input as ``rankings``.
+    """
+    if isinstance(judgments, GroupedQrels):
+        return judge_groups(judgments, run, complete=complete, depth=depth, judged_only=judged_only, queries=queries)
+    if isinstance(judgments, PreferenceTable):
+        return judge_preferences(judgments, run, complete=complete, depth=depth, queries=queries)
+    return judge(judgments, run, complete=complete, depth=depth, judged_only=judged_only, queries=queries)
+
+
+def judgments_kind(judgments: JudgmentTable) -> str:
+    """``qrels``, ``qrels_jg`` or ``prefs``: what a measure family must be computed against (its ``judgments``)."""
+    if isinstance(judgments, GroupedQrels):
+        return "qrels_jg"
+    return "prefs" if isinstance(judgments, PreferenceTable) else "qrels"
+
+
+_NEEDS = {"qrels": "qrels (-R qrels, the default)", "qrels_jg": "qrels by judgment group (-R qrels_jg)",
+          "prefs": "preferences (-R prefs or -R qrels_prefs)"}
+
+
+def check_judgments(measures: Mapping[str, Measure], judgments: JudgmentTable) -> None:
+    """ValidationError naming the measures that cannot be computed against ``judgments`` and what they need.
+
+    >>> from irlab.metrics.measure_names import parse_measure
+    >>> check_judgments({"prefs_simp": parse_measure("prefs_simp")}, qrels_from_mapping({"q": {"d": 1}}))
+    Traceback (most recent call last):
+    ...
+    irlab.errors.ValidationError: prefs_simp needs preferences (-R prefs or -R qrels_prefs), not qrels
+    """
+    have = judgments_kind(judgments)
+    wrong = [(name, m.definition.judgments) for name, m in measures.items() if m.definition.judgments not in
+             ("any", have)]
+    if wrong:
+        needs = "; ".join(f"{', '.join(n for n, k in wrong if k == kind)} needs {_NEEDS[kind]}"
+                          for kind in dict.fromkeys(k for _, k in wrong))
+        raise ValidationError(f"{needs}, not {_NEEDS[have].split(' (')[0]}")
+
+
+def _warm(judgments: JudgmentTable) -> None:
+    """Compute the tables' cached lookups (query index, top grade) once, before threads read them."""
+    for table in judgments.slots if isinstance(judgments, GroupedQrels) else (judgments,):
+        table.index  # noqa: B018
+        if isinstance(table, QrelsTable):
+            table.top_grade  # noqa: B018
+
+
+def _judged_relevant(judgments: JudgmentTable) -> int:
+    """What trec_eval's ``-c`` prints for ``num_rel``: the judgments above grade 0 of every judged query."""
+    if isinstance(judgments, QrelsTable):
+        return int(np.sum(judgments.grades > 0))
+    return judgments.judged_relevant if isinstance(judgments, GroupedQrels) else 0
 
 
 def _values(measure: Measure, judged: JudgedRun, relevance_level: int) -> np.ndarray | list[str]:
@@ -203,10 +276,10 @@ def _in_order(parts: list[np.ndarray | list[str]], order: np.ndarray) -> np.ndar
 
 
 def _finished(run_name: str, runid: str, queries: tuple[str, ...], measures: Mapping[str, Measure],
-              per_query: dict[str, np.ndarray | list[str]], qrels: QrelsTable, missed: tuple[str, ...],
+              per_query: dict[str, np.ndarray | list[str]], qrels: JudgmentTable, missed: tuple[str, ...],
               unjudged: int, complete: bool, relevance_level: int, judged: JudgedRun | None) -> Evaluation:
     """The evaluation with its summary line."""
-    relevant = int(np.sum(qrels.grades > 0))
+    relevant = _judged_relevant(qrels)
     summary = {name: runid if measure.family == "runid" else
                summarise(measure, per_query[name], complete=complete, judged_relevant=relevant)
                for name, measure in measures.items()}

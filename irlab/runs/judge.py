@@ -9,8 +9,8 @@ trec_eval's rules, each an option here:
 
 * only judged queries are evaluated; run queries without judgments are ignored;
 * ``complete=True`` (trec_eval ``-c``): a judged query missing from the run counts, with
-  a ranking of one placeholder document that is not in the pool, as trec_eval 10 does, and 0
-  documents retrieved; ``complete=False``: it is left out;
+  a ranking of one placeholder document that is not in the pool, as trec_eval 10 does (``-M 0``
+  empties it too), and 0 documents retrieved; ``complete=False``: it is left out;
 * ``depth`` (``-M``): only the top ``depth`` documents of each ranking count (0: none, as
   trec_eval's ``-M 0``, which evaluates every query on an empty ranking);
 * ``judged_only`` (``-J``): documents without a grade >= 0 are removed, after ``depth``.
@@ -131,9 +131,9 @@ def judge(qrels: QrelsTable, run: RunTable, *, complete: bool = True, depth: int
     starts, lengths, missing = [], [], []
     for q in evaluated:
         r = in_run.get(judged_ids[q])
-        if r is None:
+        if r is None:  # trec_eval's one-document placeholder ranking, cut by -M as any ranking (-M 0: empty)
             starts.append(PLACEHOLDER)
-            lengths.append(1)
+            lengths.append(1 if depth is None else min(depth, 1))
             missing.append(True)
         else:
             start, end = int(run.offsets[r]), int(run.offsets[r + 1])

@@ -34,7 +34,7 @@ def format_value(value: float | int | str, kind: str) -> str:
 
 
 def _line(name: str, query: str, value: str) -> str:
-    return f"{name:<22}\t{query}\t{value}"
+    return f"{name:<22}\t{query}\t{value}"  # the name padded to 22 columns, as trec_eval's %-22s
 
 
 def ordered(evaluation: Evaluation) -> list[tuple[str, Measure]]:
@@ -43,7 +43,12 @@ def ordered(evaluation: Evaluation) -> list[tuple[str, Measure]]:
 
 
 def trec_lines(evaluation: Evaluation, *, per_query: bool = False, summary: bool = True) -> Iterator[str]:
-    """The lines trec_eval prints for ``evaluation`` (``-q`` is ``per_query``, ``-n`` is ``summary=False``)."""
+    """The lines trec_eval prints for ``evaluation`` (``-q`` is ``per_query``, ``-n`` is ``summary=False``).
+
+    Z-scores (``-Z``) print as trec_eval prints them: ``Z`` before the name (the name still
+    left-aligned in 22 columns after it) and every number with 4 decimals, counts too; ``runid``
+    and ``relstring`` as they are.
+    """
     measures = ordered(evaluation)
     if per_query:
         for q, query in enumerate(evaluation.queries):
@@ -54,14 +59,31 @@ def trec_lines(evaluation: Evaluation, *, per_query: bool = False, summary: bool
                 if measure.family == "relstring":
                     yield _line(measure.trec_name, query, f"'{value}'")
                 else:
-                    yield _line(measure.trec_name, query, format_value(value, measure.definition.kind))
+                    yield _line(_printed_name(evaluation, measure), query,
+                                format_value(value, _kind(evaluation, measure)))
     if summary:
         for name, measure in measures:
             value = evaluation.summary[name]
             if value is None:
                 continue
-            kind = "text" if measure.family == "runid" else measure.definition.kind
-            yield _line(measure.trec_name, "all", format_value(value, kind))
+            kind = "text" if measure.family == "runid" else _kind(evaluation, measure)
+            yield _line(_printed_name(evaluation, measure), "all", format_value(value, kind))
+
+
+def _printed_name(evaluation: Evaluation, measure: Measure) -> str:
+    """The name as printed: ``Z`` before the padded name for z-scores (not for the run id or relstring)."""
+    if evaluation.zscored and measure.definition.kind != "text":
+        return f"Z{measure.trec_name:<22}"
+    return measure.trec_name
+
+
+def column_name(evaluation: Evaluation, measure: Measure) -> str:
+    """The measure's name in JSON and CSV: trec_eval's, with ``Z`` before it for z-scores."""
+    return _printed_name(evaluation, measure).rstrip()
+
+
+def _kind(evaluation: Evaluation, measure: Measure) -> str:
+    return "float" if evaluation.zscored and measure.definition.kind == "int" else measure.definition.kind
 
 
 def trec_text(evaluations: Sequence[Evaluation], *, per_query: bool = False, summary: bool = True) -> str:
@@ -84,10 +106,10 @@ def _records(evaluation: Evaluation, per_query: bool) -> Iterator[dict]:
             continue
         if per_query:
             for q, query in enumerate(evaluation.queries):
-                yield {"run": evaluation.run_name, "measure": measure.trec_name, "query": query,
+                yield {"run": evaluation.run_name, "measure": column_name(evaluation, measure), "query": query,
                        "value": _plain(evaluation.per_query[name][q])}
         if evaluation.summary[name] is not None:
-            yield {"run": evaluation.run_name, "measure": measure.trec_name, "query": "all",
+            yield {"run": evaluation.run_name, "measure": column_name(evaluation, measure), "query": "all",
                    "value": _plain(evaluation.summary[name])}
 
 
@@ -105,9 +127,9 @@ def json_text(evaluations: Sequence[Evaluation], *, per_query: bool = False) -> 
         measures = [(name, m) for name, m in ordered(evaluation) if m.family != "runid"]
         entry = {"run": evaluation.run_name, "runid": evaluation.runid,
                  "queries": list(evaluation.queries),
-                 "summary": {m.trec_name: _plain(evaluation.summary[name]) for name, m in measures}}
+                 "summary": {column_name(evaluation, m): _plain(evaluation.summary[name]) for name, m in measures}}
         if per_query:
-            entry["per_query"] = {m.trec_name: {query: _plain(evaluation.per_query[name][q])
+            entry["per_query"] = {column_name(evaluation, m): {query: _plain(evaluation.per_query[name][q])
                                                 for q, query in enumerate(evaluation.queries)}
                                   for name, m in measures if m.definition.per_query}
         runs.append(entry)

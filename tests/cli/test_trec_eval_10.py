@@ -60,6 +60,23 @@ def test_prints_what_trec_eval_10_prints(args, files, capsys):
     assert out == TREC_EVAL_10[args]
 
 
+def test_formats_and_zscores_bad_input_is_one_line(files, tmp_path, capsys):
+    qrels, run = files
+    status, out, err = run_cli(["-R", "xml", str(qrels), str(run)], capsys)
+    assert status == 2 and out == "" and "-R xml: trec_eval 10.0's judgment formats are qrels, qrels_jg, prefs" in err
+    status, _, err = run_cli(["-R", "prefs", str(qrels), str(run)], capsys)  # a qrels file given as prefs
+    assert status == 2 and "qrels.txt:1: a prefs line has 5 fields" in err and "use -R qrels_prefs" in err
+    status, _, err = run_cli(["-R", "qrels_prefs", "-m", "map", str(qrels), str(run)], capsys)
+    assert status == 2 and "map needs qrels (-R qrels, the default), not preferences" in err
+    status, out, _ = run_cli(["-R", "qrels_prefs", str(qrels), str(run)], capsys)  # the format's own measures
+    assert status == 0 and out.startswith("runid                 \tall\tsysA\nnum_q ") and "prefs_simp" in out
+    status, _, err = run_cli(["-Z", str(tmp_path / "missing.txt"), str(qrels), str(run)], capsys)
+    assert status == 2 and "missing.txt" in err and "No such file" in err
+    (tmp_path / "z.txt").write_text("q1 map 0.5\n")
+    status, _, err = run_cli(["-Z", str(tmp_path / "z.txt"), str(qrels), str(run)], capsys)
+    assert status == 2 and "z.txt:1: a z-score line has 4 fields" in err and err.count("\n") == 1
+
+
 def test_version_and_flags_it_cannot_honour(files, capsys):
     status, out, _ = run_cli(["--version"], capsys)
     assert status == 0 and "IR Lab" in out and "trec_eval 10.0" in out
@@ -69,3 +86,186 @@ def test_version_and_flags_it_cannot_honour(files, capsys):
     assert status == 0 and "P_1" in out
     status, _, err = run_cli(["-T", "xml", *map(str, files)], capsys)
     assert status == 2 and "one results format, trec_results" in err
+
+
+# -R and -Z: judgments in other formats, and z-scores (each z-score file ends with a query and a measure that sort
+# after every other: trec_eval's binary searches read one entry past the end otherwise; docs/measures.md)
+PREFS = ('q1 u1 s1 d1 2\n'
+         'q1 u1 s1 d2 1\n'
+         'q1 u1 s1 d3 0\n'
+         'q1 u2 a d2 3\n'
+         'q1 u2 a d4 1\n'
+         'q1 u2 b d4 2\n'
+         'q1 u2 b d1 0.5\n'
+         'q2 u1 s d5 1\n'
+         'q2 u1 s d6 0\n'
+         'q2 u1 s d7 0\n'
+         'q2 u1 s d8 0\n')
+PREFS_RUN = ('q1 Q0 d4 1 1.0 R\n'
+             'q1 Q0 d1 2 1.0 R\n'
+             'q1 Q0 d3 3 2.0 R\n'
+             'q1 Q0 d9 4 0.5 R\n'
+             'q2 Q0 d6 1 3 R\n'
+             'q2 Q0 d5 2 2 R\n'
+             'q2 Q0 d9 3 1 R\n')
+QRELS_JG = ('q1 u1 d1 1\n'
+            'q1 u1 d2 0\n'
+            'q1 u2 d2 1\n'
+            'q1 u2 d3 1\n'
+            'q2 0 d5 1\n')
+JG_RUN = ('q1 Q0 d2 1 2 R\n'
+          'q1 Q0 d1 2 1 R\n'
+          'q2 Q0 d5 1 1 R\n'
+          'q2 Q0 d1 2 1 R\n')
+ZSCORES = ('q1 map 0.4 0.2\n'
+           'q1 P_5 0.1 0\n'
+           'q2 P_5 0.2 0\n'
+           'q1 num_ret 3 1\n'
+           'q1 gm_map -2 1\n'
+           'q2 gm_map -1 0.5\n'
+           'zzz zzz 0 1\n')
+GM_ZSCORES = ('q1 gm_map -2 1\n'
+              'q2 gm_map -1 0.5\n'
+              'q3 gm_map -5 2\n'
+              'q1 map 0.5 0.1\n'
+              'q2 map 0.5 0.1\n'
+              'q3 map 0 0\n'
+              'q1 zzz 0 1\n'
+              'q2 zzz 0 1\n'
+              'q3 zzz 0 1\n'
+              'zzz zzz 0 1\n')
+TREC_EVAL_10_FORMATS = {  # (arguments, judgments, run) -> stdout, as trec_eval 10.0 printed it
+    ('-q -R prefs -m all_prefs', PREFS, PREFS_RUN):
+        ('prefs_num_prefs_poss  \tq1\t6\n'
+         'prefs_num_prefs_ful   \tq1\t1\n'
+         'prefs_num_prefs_ful_ret\tq1\t0\n'
+         'prefs_simp            \tq1\t0.1667\n'
+         'prefs_pair            \tq1\t0.1000\n'
+         'prefs_avgjg           \tq1\t0.1667\n'
+         'prefs_avgjg_Rnonrel   \tq1\t0.4500\n'
+         'prefs_simp_ret        \tq1\t0.0000\n'
+         'prefs_pair_ret        \tq1\t0.0000\n'
+         'prefs_avgjg_ret       \tq1\t0.0000\n'
+         'prefs_avgjg_Rnonrel_ret\tq1\t0.2857\n'
+         'prefs_simp_imp        \tq1\t0.1667\n'
+         'prefs_pair_imp        \tq1\t0.1000\n'
+         'prefs_avgjg_imp       \tq1\t0.1667\n'
+         'prefs_num_prefs_poss  \tq2\t3\n'
+         'prefs_num_prefs_ful   \tq2\t2\n'
+         'prefs_num_prefs_ful_ret\tq2\t0\n'
+         'prefs_simp            \tq2\t0.6667\n'
+         'prefs_pair            \tq2\t0.6667\n'
+         'prefs_avgjg           \tq2\t0.6667\n'
+         'prefs_avgjg_Rnonrel   \tq2\t0.0000\n'
+         'prefs_simp_ret        \tq2\t0.0000\n'
+         'prefs_pair_ret        \tq2\t0.0000\n'
+         'prefs_avgjg_ret       \tq2\t0.0000\n'
+         'prefs_avgjg_Rnonrel_ret\tq2\t0.0000\n'
+         'prefs_simp_imp        \tq2\t0.6667\n'
+         'prefs_pair_imp        \tq2\t0.6667\n'
+         'prefs_avgjg_imp       \tq2\t0.6667\n'
+         'runid                 \tall\tR\n'
+         'num_q                 \tall\t2\n'
+         'prefs_num_prefs_poss  \tall\t9\n'
+         'prefs_num_prefs_ful   \tall\t3\n'
+         'prefs_num_prefs_ful_ret\tall\t0\n'
+         'prefs_simp            \tall\t0.4167\n'
+         'prefs_pair            \tall\t0.3833\n'
+         'prefs_avgjg           \tall\t0.4167\n'
+         'prefs_avgjg_Rnonrel   \tall\t0.2250\n'
+         'prefs_simp_ret        \tall\t0.0000\n'
+         'prefs_pair_ret        \tall\t0.0000\n'
+         'prefs_avgjg_ret       \tall\t0.0000\n'
+         'prefs_avgjg_Rnonrel_ret\tall\t0.1429\n'
+         'prefs_simp_imp        \tall\t0.4167\n'
+         'prefs_pair_imp        \tall\t0.3833\n'
+         'prefs_avgjg_imp       \tall\t0.4167\n'),
+    ('-R prefs -M2 -m prefs_avgjg_Rnonrel -m prefs_pair', PREFS, PREFS_RUN):
+        ('prefs_pair            \tall\t0.3833\n'
+         'prefs_avgjg_Rnonrel   \tall\t0.1625\n'),
+    ('-q -R qrels_prefs -m prefs', QRELS, RUN):
+        ('prefs_num_prefs_poss  \tq1\t6\n'
+         'prefs_num_prefs_ful   \tq1\t3\n'
+         'prefs_num_prefs_ful_ret\tq1\t1\n'
+         'prefs_simp            \tq1\t0.5000\n'
+         'prefs_pair            \tq1\t0.5000\n'
+         'prefs_avgjg           \tq1\t0.5000\n'
+         'prefs_num_prefs_poss  \tq2\t1\n'
+         'prefs_num_prefs_ful   \tq2\t0\n'
+         'prefs_num_prefs_ful_ret\tq2\t0\n'
+         'prefs_simp            \tq2\t0.0000\n'
+         'prefs_pair            \tq2\t0.0000\n'
+         'prefs_avgjg           \tq2\t0.0000\n'
+         'prefs_num_prefs_poss  \tq3\t0\n'
+         'prefs_num_prefs_ful   \tq3\t0\n'
+         'prefs_num_prefs_ful_ret\tq3\t0\n'
+         'prefs_simp            \tq3\t0.0000\n'
+         'prefs_pair            \tq3\t0.0000\n'
+         'prefs_avgjg           \tq3\t0.0000\n'
+         'runid                 \tall\tsysA\n'
+         'num_q                 \tall\t3\n'
+         'prefs_num_prefs_poss  \tall\t7\n'
+         'prefs_num_prefs_ful   \tall\t3\n'
+         'prefs_num_prefs_ful_ret\tall\t1\n'
+         'prefs_simp            \tall\t0.1667\n'
+         'prefs_pair            \tall\t0.1667\n'
+         'prefs_avgjg           \tall\t0.1667\n'),
+    ('-q -R qrels_jg -m map_avgjg -m P_avgjg.1,2 -m Rprec_mult_avgjg.1,2', QRELS_JG, JG_RUN):
+        ('map_avgjg             \tq1\t0.5000\n'
+         'P_avgjg_1             \tq1\t0.5000\n'
+         'P_avgjg_2             \tq1\t0.5000\n'
+         'Rprec_mult_avgjg_1.00 \tq1\t0.2500\n'
+         'Rprec_mult_avgjg_2.00 \tq1\t0.3750\n'
+         'map_avgjg             \tq2\t1.0000\n'
+         'P_avgjg_1             \tq2\t1.0000\n'
+         'P_avgjg_2             \tq2\t0.5000\n'
+         'Rprec_mult_avgjg_1.00 \tq2\t1.0000\n'
+         'Rprec_mult_avgjg_2.00 \tq2\t0.5000\n'
+         'map_avgjg             \tall\t0.7500\n'
+         'P_avgjg_1             \tall\t0.7500\n'
+         'P_avgjg_2             \tall\t0.5000\n'
+         'Rprec_mult_avgjg_1.00 \tall\t0.6250\n'
+         'Rprec_mult_avgjg_2.00 \tall\t0.4375\n'),
+    ('-q -Z ZSCORES -m map -m P.5 -m num_ret -m gm_map -m num_q -m relstring.3 -m runid', QRELS, RUN):
+        ('Znum_ret               \tq1\t0.0000\n'
+         'Zmap                   \tq1\t0.7778\n'
+         'ZP_5                   \tq1\t-1000000.0000\n'
+         "relstring_3           \tq1\t'2-1'\n"
+         'Znum_ret               \tq2\t-1000000.0000\n'
+         'Zmap                   \tq2\t-1000000.0000\n'
+         'ZP_5                   \tq2\t0.0000\n'
+         "relstring_3           \tq2\t'01'\n"
+         'Znum_ret               \tq3\t-1000000.0000\n'
+         'Zmap                   \tq3\t-1000000.0000\n'
+         'ZP_5                   \tq3\t-1000000.0000\n'
+         "relstring_3           \tq3\t'0'\n"
+         'runid                 \tall\tsysA\n'
+         'Znum_q                 \tall\t3.0000\n'
+         'Znum_ret               \tall\t-2000000.0000\n'
+         'Zmap                   \tall\t-666666.4074\n'
+         'Zgm_map                \tall\t0.0000\n'
+         'ZP_5                   \tall\t-666666.6667\n'),
+    ('-c -Z ZSCORES -m num_rel -m map', QRELS, RUN):
+        ('Znum_rel               \tall\t4.0000\n'
+         'Zmap                   \tall\t-666666.4074\n'),
+    ('-q -Z GM_ZSCORES -m gm_map -m map', QRELS, RUN):
+        ('Zmap                   \tq1\t0.5556\n'
+         'Zmap                   \tq2\t0.0000\n'
+         'Zmap                   \tq3\t0.0000\n'
+         'Zmap                   \tall\t0.1852\n'
+         'Zgm_map                \tall\t0.6635\n'),
+}
+FORMAT_FILES = {"ZSCORES": ZSCORES, "GM_ZSCORES": GM_ZSCORES}
+
+
+@pytest.mark.parametrize("case", list(TREC_EVAL_10_FORMATS), ids=lambda case: case[0])
+def test_prints_what_trec_eval_10_prints_for_other_formats_and_zscores(case, tmp_path, capsys):
+    args, judgments, run = case
+    paths = {}
+    for name, text in {**FORMAT_FILES, "judgments": judgments, "run": run}.items():
+        paths[name] = tmp_path / name
+        paths[name].write_text(text)
+    argv = [str(paths[a]) if a in FORMAT_FILES else a for a in args.split()]
+    status, out, err = run_cli([*argv, str(paths["judgments"]), str(paths["run"])], capsys)
+    assert (status, err) == (0, "")
+    assert out == TREC_EVAL_10_FORMATS[case]

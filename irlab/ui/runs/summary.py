@@ -35,6 +35,10 @@ def settings() -> tuple[Options, list[str]]:
         if measure.definition.kind == "text":
             bad.append(f"{name}: a text measure, shown by the command line only")
             continue
+        if measure.definition.judgments not in ("qrels", "any"):
+            bad.append(f"{name}: computed against judgment groups or preferences, not qrels: the command line's "
+                       "evaluate -R qrels_jg or -R prefs computes it")
+            continue
         measures.append(str(measure))
     for problem in bad:
         left.warning(escape_markdown(problem), icon=":material/info:")
