@@ -134,6 +134,19 @@ def test_compose_runs_postgres_as_the_class_store_of_every_replica():
     assert re.search(r"depends_on:\n      postgres:\n        condition: service_healthy", app)  # once it answers
 
 
+def test_compose_names_its_proxy_as_the_apps_only_trusted_proxy():
+    """The app believes X-Forwarded-For from the proxy's fixed address on the network "front", and only from it
+    (tests/deploy/test_client_addresses.py shows what happens without it)."""
+    compose = (DEPLOY / "compose.yaml").read_text()
+    app, proxy = _service(compose, "app"), _service(compose, "proxy")
+    trusted = re.search(r"IRLAB_TRUSTED_PROXIES: (.+)$", app, re.M).group(1)
+    fixed = re.search(r"ipv4_address: (.+)$", proxy, re.M).group(1)
+    assert trusted == fixed == "${IRLAB_PROXY_ADDRESS:-172.31.250.2}"
+    subnet = re.search(r"front:\n    ipam:\n      config:\n        - subnet: (.+)$", compose, re.M).group(1)
+    assert subnet == "${IRLAB_FRONT_SUBNET:-172.31.250.0/24}"
+    assert "networks: [front, store]" in app and "IRLAB_PUBLIC_URL" in app
+
+
 def test_the_proxy_image_has_what_it_runs():
     dockerfile = (DEPLOY / "Dockerfile.proxy").read_text()
     ignore = (DEPLOY / "Dockerfile.proxy.dockerignore").read_text().split()

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from irlab.classroom import ClassStore
+from irlab.ui.classroom.feed import EVENTS_PATH
 from tests.browser import wait_for_app
 from tests.deploy.conftest import (
     NGINX,
@@ -86,12 +88,33 @@ def test_the_websocket_upgrade_sets_the_cookie_of_the_replica_that_took_it(clust
 
 def test_every_replica_gets_the_same_class_store(cluster, store):
     assert f"class store (IRLAB_CLASS_DB) of every replica: {store}" in cluster.output()
+    # each replica says which store it opened, once, at start: the same id (a replica on another store would not)
+    opened = cluster.wait_for_output(r"\[app-2\] .*\[irlab\] class store: (\S+) \(store (\w+), sqlite\)", 60)
+    first = re.search(r"\[app-1\] .*\[irlab\] class store: (\S+) \(store (\w+), sqlite\)", cluster.output())
+    assert first and first.groups() == opened.groups() == (store, ClassStore(store).store_id)
+    assert len(re.findall(r"\[irlab\] class store: ", cluster.output())) == 2
     pids = cluster.replica_pids()
     assert len(pids) == 2
     for pid in pids.values():
         environ = dict(entry.split(b"=", 1) for entry in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
                        if b"=" in entry)
         assert environ[b"IRLAB_CLASS_DB"].decode() == store
+
+
+def test_a_class_event_stream_passes_through_the_proxy_at_once_and_sets_the_seat_cookie(cluster, store):
+    classes = ClassStore(store)
+    new = classes.start_class()
+    seat = classes.join(new.code)
+    query = f"code={new.code}&student={seat.token}&s={classes.store_id}"
+    with urllib.request.urlopen(f"{cluster.url}{EVENTS_PATH}?{query}", timeout=30) as stream:
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        assert f"irlab_seat_{new.code}={seat.token}" in "".join(stream.headers.get_all("Set-Cookie"))
+        lines = [stream.readline() for _ in range(4)]  # the first event arrives while the stream stays open
+        assert lines[2] == b"event: pulse\n" and b'"student":' in lines[3]
+        classes.lecturer(new.code, new.key).stand_by()  # a change reaches the open stream, unbuffered
+        while (line := stream.readline()) != b"event: pulse\n":
+            assert line in (b"\n",) or line.startswith((b"data:", b"event: beat")), line
+        assert b'"student":2' in stream.readline()
 
 
 def test_a_page_runs_through_the_proxy_websocket_included(cluster, browser):
@@ -182,6 +205,34 @@ def test_the_generated_config_passes_nginx_t(tmp_path):
     local.write_text(render(["127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"], listen="127.0.0.1:4", prefix=str(tmp_path)))
     done = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(local)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_proxy_and_the_app_agree_on_the_event_streams_path():
+    sys.path.insert(0, str(ROOT / "deploy"))
+    from nginx_conf import EVENTS_PATH as PROXY_PATH
+
+    assert PROXY_PATH == EVENTS_PATH
+
+
+def test_on_the_network_the_replicas_are_told_the_address_students_open(tmp_path, monkeypatch):
+    module = _run_local_module()
+    monkeypatch.delenv("IRLAB_PUBLIC_URL", raising=False)
+    assert module.public_url("127.0.0.1", 8080) == ""  # this machine only: a proxy in front decides
+    found = module.network_address()
+    assert module.public_url("0.0.0.0", 8080) == (f"http://{found}:8080" if found else "")
+    monkeypatch.setenv("IRLAB_PUBLIC_URL", "https://irlab.example.org")
+    assert module.public_url("0.0.0.0", 8080) == "https://irlab.example.org"
+    if found is None:
+        pytest.skip("this machine has no network address besides loopback")
+    monkeypatch.delenv("IRLAB_PUBLIC_URL")
+    with run_local("--class-db", f"sqlite:///{tmp_path / 'classes.sqlite'}", "--host", "0.0.0.0",
+                   replicas=1) as served:
+        assert f"students open http://{found}:" in served.output()
+        pid = next(iter(served.replica_pids().values()))
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+        assert f"IRLAB_PUBLIC_URL=http://{found}:".encode() in environ
+        with urllib.request.urlopen(f"http://{found}:{served.url.rsplit(':', 1)[1]}/_stcore/health", timeout=10) as r:
+            assert r.status == 200  # phones reach it on the network
 
 
 def test_the_class_store_is_the_option_else_the_variable_else_one_file_per_user(monkeypatch, tmp_path):

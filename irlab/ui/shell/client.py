@@ -13,9 +13,11 @@ first one that is not: the address the outermost trusted proxy saw. Entries furt
 written by the client and are never believed (anyone can send ``X-Forwarded-For: 1.2.3.4``). A peer
 that is not a trusted proxy is the client, whatever header it sends.
 
-Trusted proxies are the loopback addresses (a proxy on this machine, as deploy/run-local runs it)
-and the addresses or CIDR ranges in ``IRLAB_TRUSTED_PROXIES`` (comma-separated, e.g. the compose
-network's ``172.16.0.0/12``). An IPv6 client counts by its /64 network in :func:`address_group`, since
+Trusted proxies are the addresses a proxy on this machine connects from, 127.0.0.1 and ::1 (as
+deploy/run-local runs nginx; the rest of 127/8 is this machine too, but no proxy uses it unasked, and
+the proxy tests use it for clients), and the addresses or CIDR ranges in ``IRLAB_TRUSTED_PROXIES``
+(comma-separated; deploy/compose.yaml names its proxy's fixed address). Name only proxies: an address
+trusted here may name any client it likes. An IPv6 client counts by its /64 network in :func:`address_group`, since
 one machine may use any address of its /64.
 """
 
@@ -29,14 +31,14 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-LOOPBACK: tuple[Network, ...] = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+LOOPBACK: tuple[Network, ...] = (ipaddress.ip_network("127.0.0.1/32"), ipaddress.ip_network("::1/128"))
 
 
 def trusted_proxies(environ: dict[str, str] | None = None) -> tuple[Network, ...]:
     """Loopback, and the networks named in ``IRLAB_TRUSTED_PROXIES`` (entries that are not an address are skipped).
 
     >>> [str(n) for n in trusted_proxies({"IRLAB_TRUSTED_PROXIES": "10.0.0.5, 172.16.0.0/12, nonsense"})]
-    ['127.0.0.0/8', '::1/128', '10.0.0.5/32', '172.16.0.0/12']
+    ['127.0.0.1/32', '::1/128', '10.0.0.5/32', '172.16.0.0/12']
     """
     environ = os.environ if environ is None else environ
     networks = list(LOOPBACK)
