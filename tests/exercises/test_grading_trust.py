@@ -184,6 +184,12 @@ def classmates(package, tmp_path_factory):
                        "        with open(_name, 'w') as _setting:\n            _setting.write(_value)\n")
     (folder / "kernel-settings.ipynb").write_text(notebook_text(_function_body(
         exercise_notebook(EXERCISE, solutions=True), kernel_settings + "    return 0.5\n")))
+    # output without end, and a user namespace of its own trying to make the read-only system writable
+    flood = ("import ctypes\n_libc = ctypes.CDLL(None, use_errno=True)\n"
+             "_unshared = _libc.unshare(0x10000000 | 0x00020000)\n"
+             "_remounted = _libc.mount(None, b'/usr', None, 32 | 4096, None)\n"
+             "while True:\n    print('x' * 100_000)\n")
+    (folder / "flood.ipynb").write_text(notebook_text(_solved_with(flood)))
     before = _digest(folder / "bob.ipynb")
     done = _grade(package, folder, out, "--jobs", "2")
     return done, out, folder, before
@@ -208,8 +214,14 @@ def test_a_classmates_notebook_and_the_feedback_folder_cannot_be_written(classma
     rows = _rows(out)
     assert rows["bob.ipynb"]["total"] == "6" and rows["overwriter.ipynb"]["total"] == "6"
     assert sorted(path.name for path in (out / "feedback").iterdir()) == [
-        "bob.md", "kernel-settings.md", "overwriter.md", "reader.md"]
+        "bob.md", "flood.md", "kernel-settings.md", "overwriter.md", "reader.md"]
     assert "Points: **6 of 6**" in (out / "feedback" / "bob.md").read_text()
+
+
+def test_endless_output_costs_only_its_cell(classmates):
+    row = _rows(classmates[1])["flood.ipynb"]
+    assert row["total"] == "6", row  # the cell ran out of time (or memory); the functions were graded as usual
+    assert "cell 5" in row["notebook errors"]
 
 
 @needs_files
