@@ -177,8 +177,8 @@ class PoolingLab:
         if not found.fleiss_items:
             return (f"{len(found.judges)} judges, {found.judged_items:,} documents judged, none by two judges: "
                     "agreement needs an overlap.")
-        return (f"{len(found.judges)} judges judged {found.judged_items:,} documents, {found.shared_items:,} of them "
-                f"by two or more. Fleiss' kappa over the {found.fleiss_items:,} documents judged by "
+        return (f"{len(found.judges)} judges judged {_documents(found.judged_items)}, {found.shared_items:,} of them "
+                f"by two or more. Fleiss' kappa over the {_documents(found.fleiss_items)} judged by "
                 f"{found.fleiss_raters}: {_number(found.fleiss)} on the grades, {_number(found.fleiss_relevant)} on "
                 "relevant or not (1 = always agree, 0 = what chance gives).")
 
@@ -254,6 +254,11 @@ def _moved(place: int, reference: int) -> str:
     if place == reference:
         return str(place)
     return f"{place} {'▲' if place < reference else '▼'}{abs(place - reference)}"
+
+
+def _documents(n: int) -> str:
+    """``1 document``, ``2,038 documents``."""
+    return f"{n:,} document{'' if n == 1 else 's'}"
 
 
 def _number(value: float | None, decimals: int = 3) -> str:

@@ -10,6 +10,9 @@ table                      one row per
                            name (the lecturer's eyes only), the nickname shown on the leaderboard
 ``task_submissions``       submitted run: its number for the student, state, digest, means and
                            per-topic values (numpy bytes), the public findings, the kept top documents
+``task_pools``             task whose pool the class judges: depth, judges per document, the seed of
+                           the shares, the pooled documents' texts (gzip JSON, optional)
+``task_judgments``         student and pooled document: the grade they gave
 =========================  ===========================================================================
 
 Rate limits use the class store's ``rate_limit_events`` (:mod:`irlab.classroom.ratelimit`): the class's
@@ -44,7 +47,8 @@ from sqlalchemy import (
 from irlab.classroom.database import is_sqlite, writing
 from irlab.errors import ValidationError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: tasks, participants, submissions; 2: the class judges the pool (task_pools, task_judgments)."""
 CODE_LENGTH = 6
 HASH_LENGTH = 64
 NAME_LENGTH = 80
@@ -102,6 +106,29 @@ submissions = Table(
     UniqueConstraint("participant_id", "number"),
 )
 
+pools = Table(
+    "task_pools", metadata,
+    Column("task_id", Integer, ForeignKey("shared_tasks.id", ondelete="CASCADE"), primary_key=True),
+    Column("depth", Integer, nullable=False),
+    Column("overlap", Integer, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("items", LargeBinary, nullable=False),  # gzip JSON [[topic, doc], ...]: the pool, in its order
+    Column("texts", LargeBinary, nullable=True),  # gzip JSON {doc: text} of the pooled documents
+    Column("opened_at", Float, nullable=False),
+)
+
+judgments = Table(
+    "task_judgments", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("task_id", Integer, ForeignKey("shared_tasks.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("participant_id", Integer, ForeignKey("task_participants.id", ondelete="CASCADE"), nullable=False),
+    Column("topic", String(NAME_LENGTH), nullable=False),
+    Column("doc", String(200), nullable=False),
+    Column("grade", Integer, nullable=False),
+    Column("judged_at", Float, nullable=False),
+    UniqueConstraint("participant_id", "topic", "doc"),
+)
+
 _LOCK_KEY = 0x7A5C_5EED
 _READY: set[str] = set()
 _READY_LOCK = threading.Lock()
@@ -124,5 +151,8 @@ def ensure_task_schema(engine: Engine) -> None:
         elif version > SCHEMA_VERSION:
             raise ValidationError(f"the shared tasks' tables are version {version}, newer than this IR Lab knows "
                                   f"({SCHEMA_VERSION}); update IR Lab on every replica")
+        elif version < SCHEMA_VERSION:  # 1 -> 2 adds two tables: create what is missing
+            metadata.create_all(connection, checkfirst=True)
+            connection.execute(task_schema.update().values(version=SCHEMA_VERSION))
     with _READY_LOCK:
         _READY.add(key)

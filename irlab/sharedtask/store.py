@@ -70,8 +70,10 @@ from irlab.metrics.measure_names import parse_measure
 from irlab.runs.doctor import Finding
 from irlab.runs.significance import bootstrap_interval
 from irlab.runs.trec import MB, QrelsTable, RunTable, parse_qrels, unpack
+from irlab.sharedtask import judging
 from irlab.sharedtask.definition import MAX_PARTICIPANTS, MAX_QRELS_BYTES, TaskDefinition, check_definition
 from irlab.sharedtask.disclosure import Disclosure, check_releases
+from irlab.sharedtask.judging import Share
 from irlab.sharedtask.leaderboard import Leaderboard, leaderboard
 from irlab.sharedtask.records import BoardEntry, NewTask, Submission, TaskView
 from irlab.sharedtask.schema import ensure_task_schema, participants, submissions, tasks
@@ -256,6 +258,20 @@ class TaskSeat:
         """Submit a run (see the module); its scores as the student may see them."""
         return _submit(self._store, self.code, data, name, lambda c, now: self._me(c, now, lock=True))
 
+    def pool_share(self) -> Share | None:
+        """This student's share of the class's pool (None until the lecturer opens it, after the deadline)."""
+        now = self._store.clock()
+        with reading(self._store.engine) as connection:
+            task, me = self._me(connection, now)
+            return judging.share(connection, task, me)
+
+    def judge(self, item: object, grade: object) -> None:
+        """Grade a document of this student's share of the pool (0-3; a new grade replaces the old)."""
+        now = self._store.clock()
+        with writing(self._store.engine) as connection:
+            task, me = self._me(connection, now, lock=True)
+            judging.judge(connection, task, me, item, grade, now)
+
     def qrels(self) -> bytes:
         """The qrels file, once the lecturer has released it after the deadline."""
         now = self._store.clock()
@@ -401,6 +417,30 @@ class TaskDesk:
     def qrels(self) -> bytes:
         with reading(self._store.engine) as connection:
             return gzip.decompress(self._task(connection, self._store.clock()).qrels)
+
+    def open_pool(self, depth: int, overlap: int = 2, texts: Mapping[str, str] | None = None) -> int:
+        """Let the class judge the pool of the best runs at ``depth`` (after the deadline); the pool's size.
+
+        Opening it again with other settings deals new shares and forgets the judgments made so far.
+        """
+        runs = self.pooled_runs()
+        with self._write() as (connection, task, now):
+            if now < task.deadline:
+                raise ValidationError("The class judges the pool after the deadline, when no run can change it.")
+            size = judging.open_pool(connection, task, runs, depth, overlap, texts, now)
+            _touch(connection, task.id)
+        return size
+
+    def pool_settings(self) -> tuple[int, int] | None:
+        """(depth, judges per document) of the open pool, or None."""
+        with reading(self._store.engine) as connection:
+            found = judging.pool_settings(connection, self._task(connection, self._store.clock()).id)
+        return None if found is None else (found.depth, found.overlap)
+
+    def class_judgments(self) -> dict[str, dict[tuple[str, str], int]]:
+        """Every student's judgments of the pool, by the names the lecturer sees."""
+        with reading(self._store.engine) as connection:
+            return judging.class_judgments(connection, self._task(connection, self._store.clock()).id)
 
     def tokens(self) -> dict[str, str]:
         """Roster tasks: nothing (tokens are shown once, at creation, and kept only as hashes)."""

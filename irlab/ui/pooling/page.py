@@ -128,7 +128,8 @@ def _task_lab(code: str, key: str) -> PoolingLab | None:
                  icon=":material/error:")
         return None
     lab = PoolingLab(runs, truth, f"Shared task {code}: each student's best run ({len(runs)} runs, the top documents "
-                                  f"kept of each), judged by the task's qrels", topics=view.topic_texts)
+                                  f"kept of each), judged by the task's qrels", topics=view.topic_texts,
+                     judges=desk.class_judgments())  # the class's own judgments of the pool, if it judged it
     _keep(lab)
     session_memory.put("pooling.task-link", (code, key))
     return lab

@@ -24,6 +24,8 @@ from irlab.classroom import ClassStore
 from irlab.classroom.refusals import AccessDenied, ClassNotFound, RateLimited
 from irlab.classroom.tokens import normalise_code
 from irlab.errors import ValidationError
+from irlab.runs.pooling_lab import PoolingLab
+from irlab.runs.texts import read_texts
 from irlab.sharedtask.definition import DEFAULT_MEASURES, MAX_SUBMISSIONS
 from irlab.sharedtask.disclosure import RELEASES, probe_bits
 from irlab.sharedtask.records import TaskView
@@ -238,9 +240,44 @@ def _student(code: str, token: str) -> None:
                              expanded=True):
                 for finding in problems:
                     st.markdown("- " + escape_markdown(finding.line()))
+    if not view.open:
+        _judge_share(seat, view)
     _board(view)
     _released(seat, view)
     _poll(code, view.version)
+
+
+def _judge_share(seat, view: TaskView) -> None:
+    """After the deadline, when the lecturer opened the pool: this student's share, one document at a time."""
+    mine = seat.pool_share()
+    if mine is None or not mine.items:
+        return
+    st.subheader("Judge your share of the class's pool")
+    st.progress(mine.done / len(mine.items), text=f"{mine.done} of {len(mine.items)} documents judged")
+    item = mine.next_item()
+    if item is None:
+        st.success("You have judged your whole share. Thank you!", icon=":material/task_alt:")
+        return
+    topic, doc = item
+    with st.container(border=True, key=KEY + "card"):
+        st.markdown(f"**Topic {escape_markdown(topic)}**")
+        st.text(view.topic_texts.get(topic) or "(the lecturer gave no text for this topic)")
+        st.markdown(f"**Document {escape_markdown(doc)}**")
+        st.text(mine.texts.get(doc) or "(the lecturer gave no text for this document)")
+    names = {0: "not relevant", 1: "relevant", 2: "highly relevant", 3: "perfect"}
+    cols = st.columns(4)
+    for col, grade in zip(cols, names):
+        col.button(f"{grade} · {names[grade]}", key=f"{KEY}judge-{grade}", width="stretch", on_click=_judge,
+                   args=(seat, item, grade), type="primary" if grade else "secondary")
+    st.caption("Each document goes to several classmates, so the class's agreement can be measured; judge what you "
+               "read, not what the runs seem to think.")
+
+
+def _judge(seat, item, grade: int) -> None:
+    try:
+        seat.judge(item, grade)
+    except ValidationError as error:
+        st.session_state[KEY + "receipt"] = ("error", str(error))
 
 
 def _heading(view: TaskView) -> None:
@@ -368,3 +405,35 @@ def _release(desk, view: TaskView) -> None:
                      icon=":material/lock_open:"):
             desk.release([name])
             st.rerun()
+    _pool_judging(desk)
+
+
+def _pool_judging(desk) -> None:
+    """Let the class judge the pool of the best runs: depth, judges per document, the documents' texts; agreement."""
+    st.markdown("**The class judges the pool.** The best runs' top *k* documents per topic are dealt out to the "
+                "students, each document to several of them; their agreement is measured, and the Pooling lab shows "
+                "how the ranking moves with their judgments.")
+    cols = st.columns(2)
+    depth = cols[0].number_input("Pool depth k", 1, 100, 10, key=KEY + "pool-depth")
+    overlap = cols[1].number_input("Students per document", 1, 5, 2, key=KEY + "pool-overlap")
+    docs = st.file_uploader("Documents' texts (optional: id, a tab, the text per line; or JSON lines)",
+                            key=KEY + "pool-docs", max_upload_size=200)
+    if st.button("Open the pool for judging", key=KEY + "pool-open", icon=":material/how_to_vote:"):
+        try:
+            texts = read_texts(docs.getvalue(), docs.name) if docs is not None else None
+            size = desk.open_pool(int(depth), int(overlap), texts)
+        except ValidationError as error:
+            st.error(escape_markdown(error), icon=":material/error:")
+        else:
+            st.success(f"The pool holds {size:,} documents; each student now sees their share.",
+                       icon=":material/task_alt:")
+    settings = desk.pool_settings()
+    if settings is None:
+        return
+    judged = desk.class_judgments()
+    lab = PoolingLab({}).with_judges(judged)
+    st.caption(f"Open: depth {settings[0]}, {settings[1]} students per document; "
+               f"{sum(len(g) for g in judged.values()):,} judgments so far.")
+    if judged:
+        st.markdown(escape_markdown(lab.agreement_summary()))
+        st.dataframe(lab.agreement_rows(), hide_index=True, width="stretch")

@@ -131,6 +131,25 @@ def test_a_task_from_creation_to_release(browser, task_app):
         expect(ann.get_by_text("Submission 1: per topic")).to_be_visible()
         assert ann.get_by_role("button", name="Submit the run").count() == 0  # closed
         _shot(ann, "6-student-released")
+
+        lecturer.get_by_label("Pool depth k").fill("3")
+        lecturer.get_by_role("button", name="Open the pool for judging").click()
+        expect(lecturer.get_by_text(re.compile(r"The pool holds [\d,]+ documents"))).to_be_visible(timeout=TIMEOUT)
+        expect(ann.get_by_text("Judge your share of the class's pool")).to_be_visible(timeout=TIMEOUT)  # the poll
+        progress = ann.get_by_text(re.compile(r"0 of \d+ documents judged"))
+        expect(progress).to_be_visible()
+        ann.get_by_role("button", name="1 · relevant").tap()
+        expect(ann.get_by_text(re.compile(r"1 of \d+ documents judged"))).to_be_visible(timeout=TIMEOUT)
+        _shot(ann, "7-student-judges")
+        bob.reload()
+        wait_for_app(bob)
+        bob.get_by_role("button", name="0 · not relevant").tap()
+        expect(bob.get_by_text(re.compile(r"1 of \d+ documents judged"))).to_be_visible(timeout=TIMEOUT)
+        lecturer.reload()
+        wait_for_app(lecturer)
+        lecturer.get_by_role("tab", name="Deadline and release").click()
+        expect(lecturer.get_by_text("2 judgments so far", exact=False)).to_be_visible(timeout=TIMEOUT)
+        _shot(lecturer, "8-pool-open")
         assert not errors, errors
     finally:
         for context in contexts:
