@@ -246,3 +246,22 @@ def test_store_sizes_are_bounded(tasks, clock, collection):
     with pytest.raises(ValidationError, match="unpacks to more than"):
         tasks.create(settings(clock), gzip.compress(b"1 0 d 1\n" * 15_000_000), "huge.gz")
     assert isinstance(TaskStore, type) and new.code
+
+
+def test_a_store_at_version_1_gets_the_judging_tables(tmp_path):
+    from sqlalchemy import create_engine, inspect, text
+
+    from irlab.sharedtask import schema
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    old = create_engine(url)
+    with old.begin() as connection:
+        for table in (schema.task_schema, schema.tasks, schema.participants, schema.submissions):
+            table.create(connection)
+        connection.execute(text("INSERT INTO irlab_task_schema (version) VALUES (1)"))
+    old.dispose()
+    TaskStore(url)
+    names = set(inspect(create_engine(url)).get_table_names())
+    assert {"task_pools", "task_judgments"} <= names
+    with create_engine(url).connect() as connection:
+        assert connection.execute(text("SELECT version FROM irlab_task_schema")).scalar() == schema.SCHEMA_VERSION
