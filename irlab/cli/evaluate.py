@@ -121,16 +121,11 @@ then stops on the first measure it cannot compute from preferences or judgment g
 
 def measures_of(arguments: list[str] | None, collection: int = 0, rel_format: str = "qrels") -> dict:
     """The measures of the ``-m`` arguments (default: :data:`DEFAULT_SETS`' set), keyed by print name."""
-    from dataclasses import replace
-
     from irlab.metrics.measure_names import trec_measure_set
+    from irlab.runs.evaluate import with_collection_size
 
-    measures = {}
-    for measure in trec_measure_set(arguments or [DEFAULT_SETS[rel_format]]):
-        if measure.family == "utility" and collection:
-            measure = replace(measure, options={**measure.options, "collection_size": collection})
-        measures[measure.trec_name] = measure
-    return measures
+    measures = {m.trec_name: m for m in trec_measure_set(arguments or [DEFAULT_SETS[rel_format]])}
+    return with_collection_size(measures, collection)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
     import pyarrow as pa
 
     from irlab.cli.common import CliError
+    from irlab.runs.evaluator import read_judgments
     from irlab.runs.report import csv_text, json_text, trec_text
     from irlab.runs.trec import MB
     from irlab.runs.zscores import read_zscores_file, standardised
@@ -159,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     # the C library's allocator gives memory back as columns are freed (Arrow's own pools keep it)
     pa.set_memory_pool(pa.system_memory_pool())
     measures = measures_of(args.measures, args.collection, args.rel_format)
-    qrels = read_judgments(args.qrels, args.rel_format, limit=args.max_size * MB)
+    qrels = read_judgments(args.qrels, args.rel_format, limit=args.max_size * MB)  # trec_eval's -R
     zscores = read_zscores_file(args.zscores, limit=args.max_size * MB) if args.zscores else None
     evaluations = evaluate_files(qrels, args.runs, measures, relevance_level=args.level, complete=args.complete,
                                  depth=args.depth, judged_only=args.judged_only, limit=args.max_size * MB)
@@ -175,21 +171,6 @@ def run(args: argparse.Namespace) -> int:
         text = trec_text(evaluations, per_query=args.per_query, summary=args.summary)
     sys.stdout.write(text)
     return 0
-
-
-def read_judgments(path: str, rel_format: str, *, limit: int):
-    """The judgments file in trec_eval's ``-R`` format: qrels, qrels by judgment group, or preferences."""
-    if rel_format == "qrels_jg":
-        from irlab.runs.judgment_groups import read_grouped_qrels_file
-
-        return read_grouped_qrels_file(path, limit=limit)
-    if rel_format in ("prefs", "qrels_prefs"):
-        from irlab.runs.preferences import read_preferences_file
-
-        return read_preferences_file(path, qrels=rel_format == "qrels_prefs", limit=limit)
-    from irlab.runs.trec import read_qrels_file
-
-    return read_qrels_file(path, limit=limit)
 
 
 def refuse_missing_topics(evaluations: list) -> None:

@@ -311,27 +311,50 @@ def summarise(measure: Measure, values: np.ndarray | list[str], *, complete: boo
 
 
 def evaluate(qrels: Qrels, run: Run, measures: str | Measure | Iterable[str | Measure], per_query: bool = False, *,
-             relevance_level: int = 1, missing_queries: str = "zero",
-             depth: int | None = None) -> dict[str, float] | dict[str, dict[str, float]]:
+             relevance_level: int = 1, missing_queries: str = "zero", depth: int | None = None,
+             judged_only: bool = False, collection_size: int = 0) -> dict[str, float] | dict[str, dict[str, float]]:
     """Evaluate ``run`` against ``qrels`` with each measure.
 
     Returns ``{measure: value over queries}`` (the mean for most measures, as trec_eval's ``all``
     line), or with ``per_query=True`` ``{measure: {query_id: value}}`` (queries missing from the
-    run appear with their score when they count). Keys are the measure names as given.
+    run appear with their score when they count). Keys are the measure names as given. trec_eval's
+    flags: ``relevance_level`` (``-l``), ``missing_queries`` (``"zero"`` is ``-c``), ``depth``
+    (``-M``), ``judged_only`` (``-J``), ``collection_size`` (``-N``). No measure at all
+    (``measures=[]``) gives ``{}``: no measure, no value (pytrec_eval gives each query an empty dict;
+    :class:`irlab.runs.evaluator.Evaluator` answers in its shape, for many runs).
+
+    >>> evaluate({"q": {"a": 1, "b": -1}}, {"q": ["b", "a"]}, ["P@1", "RR"], judged_only=True), evaluate({}, {}, [])
+    ({'P@1': 1.0, 'RR': 1.0}, {})
     """
     named = [measures] if isinstance(measures, (str, Measure)) else list(measures)
-    if not named:
-        raise ValidationError("no measures given; name at least one, e.g. 'nDCG@10'")
-    parsed = {str(name) if isinstance(name, Measure) else name: parse_measure(name) for name in named}
     if missing_queries not in ("zero", "ignore"):
         raise ValidationError(f"missing_queries must be 'zero' or 'ignore', got {missing_queries!r}")
+    if not named:
+        return {}
+    parsed = with_collection_size({str(name) if isinstance(name, Measure) else name: parse_measure(name)
+                                   for name in named}, collection_size)
     evaluation = evaluate_tables(qrels_from_mapping(qrels), run_from_mapping(run), parsed,
                                  relevance_level=relevance_level, complete=missing_queries == "zero",
-                                 depth=check_depth(depth))
+                                 depth=check_depth(depth), judged_only=judged_only)
     if per_query:
         return {name: dict(zip(evaluation.queries, _python(values)))
                 for name, values in evaluation.per_query.items()}
     return dict(evaluation.summary)
+
+
+def with_collection_size(measures: Mapping[str, Measure], collection_size: int) -> dict[str, Measure]:
+    """``measures`` with utility's collection size set (trec_eval's ``-N``; 0 leaves them as they are).
+
+    >>> from irlab.metrics.measure_names import parse_measure
+    >>> with_collection_size({"utility": parse_measure("utility")}, 100)["utility"].options["collection_size"]
+    100
+    """
+    from dataclasses import replace
+
+    if isinstance(collection_size, bool) or not isinstance(collection_size, int) or collection_size < 0:
+        raise ValidationError(f"the collection size (-N) must be a whole number >= 0, got {collection_size!r}")
+    return {name: replace(m, options={**m.options, "collection_size": collection_size})
+            if m.family == "utility" and collection_size else m for name, m in measures.items()}
 
 
 def _python(values: np.ndarray | list[str]) -> list:

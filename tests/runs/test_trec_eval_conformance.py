@@ -77,3 +77,28 @@ def test_the_mapping_covers_the_measures_of_the_issue():
     assert names == {"P@5", "R@5", "RR", "AP", "AP@10", "nDCG", "nDCG@10", "Rprec", "Success@5",
                      "nDCG(gains={1: 3.0, 2: 9.0, 4: 4.5})"}
     assert our_measure("bpref") is None
+
+
+# trec_eval's other judgment formats, through the Python API (tests/cli checks the same files byte for byte)
+FORMAT_CASES = {
+    "out.test.prefs": ("prefs.test", "prefs", "prefs.results.test", "all_prefs"),
+    "out.test.qrels_prefs": ("qrels.test", "qrels_prefs", "results.test", "all_prefs"),
+    "out.test.qrels_jg": ("qrels.123", "qrels_jg", "results.test", "qrels_jg"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORMAT_CASES))
+def test_the_evaluator_gives_trec_evals_values_for_other_judgment_formats(name, trec_eval_test):
+    import irlab
+
+    judgments, rel_format, run, measures = FORMAT_CASES[name]
+    evaluator = irlab.Evaluator(irlab.read_judgments(trec_eval_test / judgments, rel_format), [measures])
+    per_query, summary = evaluator.evaluate(trec_eval_test / run), evaluator.summary(trec_eval_test / run)
+    mismatches = []
+    for line in (trec_eval_test / name).read_text().splitlines():
+        measure, query, value = line.split()
+        ours = summary[measure] if query == "all" else per_query[query][measure]
+        shown = ours if isinstance(ours, str) else f"{ours:.4f}" if isinstance(ours, float) else str(ours)
+        if shown != value:
+            mismatches.append(f"{measure} {query}: ours {shown}, trec_eval {value}")
+    assert not mismatches, "\n".join(mismatches)
