@@ -10,6 +10,7 @@ block's digest, :func:`irlab.ui.components.region.with_digests`). The JSON's sha
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,8 +77,9 @@ def block_json(block: Block, *, large: bool = False) -> dict[str, Any]:
                     "lines": [{"latex": line, "mathml": mathml(line)} for line in block.lines],
                     "table": _table(block.table)}
         case Chart():
-            return {"kind": "chart", "key": block.key, "figure": plotly.io.to_json(block.spec, validate=False),
-                    "alt": block.alt}
+            # an object, not JSON text: a figure at another K differs in a few layout values, and a patch says which
+            figure = json.loads(plotly.io.to_json(block.spec, validate=False))
+            return {"kind": "chart", "key": block.key, "figure": figure, "alt": block.alt}
         case Pictures():
             return {"kind": "pictures", "key": block.key, "items": [
                 {"src": picture_url(SCENARIO.item(item).picture), "alt": SCENARIO.item(item).alt,

@@ -9,7 +9,7 @@
 /**
  * What the server sends (irlab/ui/components/chart/__init__.py): the figure as JSON, its text alternative,
  * where plotly.js is served, and Plotly's options.
- * @typedef {{figure: string, alt: string, plotly: string, config: object}} ChartData
+ * @typedef {{figure: string | object, alt: string, plotly: string, config: object}} ChartData
  */
 
 /**
@@ -107,11 +107,14 @@ function sameTracesKept(view, traces) {
 function draw(view, data) {
   view.box.setAttribute("aria-label", data.alt);
   if (view.caption.textContent !== data.alt) view.caption.textContent = data.alt;
-  if (data.figure === view.json) return;  // the same figure: nothing to draw
-  view.json = data.figure;
+  // the figure as JSON text (the chart component) or as an object (a block of the live region, whose figures travel
+  // as patches); Plotly gets its own copy, since it writes into what it is given
+  const json = typeof data.figure === "string" ? data.figure : JSON.stringify(data.figure);
+  if (json === view.json) return;  // the same figure: nothing to draw
+  view.json = json;
   draws.count += 1;
   /** @type {{data: object[], layout: Record<string, any>}} */
-  const figure = JSON.parse(data.figure);
+  const figure = JSON.parse(json);
   /** @type {Record<string, any>} */
   const layout = { autosize: true, paper_bgcolor: "#ffffff", plot_bgcolor: "#ffffff", ...figure.layout,
                    font: { ...FONT, ...(figure.layout.font || {}) } };
@@ -122,7 +125,7 @@ function draw(view, data) {
   const height = layout.height || 340;
   view.box.style.height = height + "px";
   loadPlotly(data.plotly).then(afterPaint).then((Plotly) => {
-    if (view.json !== data.figure) return;  // a newer figure arrived meanwhile: that one is drawn instead
+    if (view.json !== json) return;  // a newer figure arrived meanwhile: that one is drawn instead
     return Plotly.react(view.box, sameTracesKept(view, figure.data), layout, data.config).then(() => {
       if (!view.drawn) {
         view.drawn = true;

@@ -7,8 +7,8 @@ object (so the region's blocks that did not change keep their digest and are not
 * absent (``None`` here) where nothing changed;
 * ``{"v": value}``: the value, whole (a number, a short text, another type);
 * ``{"s": [...]}``: a long text as pieces of the old one and new text: two numbers ``start, end`` copy
-  ``base[start:end]``, a string is new text. The texts are compared by words and tags (a formula's MathML,
-  a chart's JSON, a sentence), so a formula with one more term sends that term and not the formula;
+  ``base[start:end]``, a string is new text. A formula's MathML and short text are compared by words and
+  tags, long prose sentence by sentence: a formula with one more term sends that term and not the formula;
 * ``{"o": {name: patch}, "d": [names]}``: an object with some fields patched (and some dropped);
 * ``{"a": length, "i": {index: patch}}``: a list with some items patched (items past the old end are new);
 * ``{"b": [keys], "p": {key: patch}}``: a list of blocks (objects with a distinct ``key``): the new list's keys
@@ -37,12 +37,17 @@ LONG_TEXT = 64
 """Texts shorter than this are sent whole: a patch of them would not be smaller."""
 WORTH = 0.7
 """A text's patch is sent only when its JSON is at most this share of the new text's."""
-_TOKEN = re.compile(r"(?<=[ ,>])")
+_WORDS = re.compile(r"(?<=[ ,>])")
+_SENTENCES = re.compile(r"(?<=\n)|(?<=[.:;] )")
+LONG_PROSE = 400
+"""Prose longer than this is compared by sentence and line, shorter by word (the matcher is quadratic at worst)."""
 
 
 def _tokens(text: str) -> list[str]:
-    """``text`` cut after every space, comma and ``>``: words, JSON fields, MathML tags."""
-    return [token for token in _TOKEN.split(text) if token]
+    """``text`` cut into what a patch keeps or replaces whole: long prose after each line and sentence; anything else
+    (a formula's MathML, a short sentence) after every space, comma and ``>``: words and tags."""
+    pattern = _SENTENCES if len(text) > LONG_PROSE and not text.startswith("<math") else _WORDS
+    return [token for token in pattern.split(text) if token]
 
 
 def text_patch(base: str, new: str) -> list[int | str] | None:
@@ -58,9 +63,22 @@ def text_patch(base: str, new: str) -> list[int | str] | None:
     starts = [0]
     for token in old_tokens:
         starts.append(starts[-1] + len(token))
+    # the same start and end are taken as they are; the matcher (quadratic at worst) sees only the middle
+    head = 0
+    while head < min(len(old_tokens), len(new_tokens)) and old_tokens[head] == new_tokens[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(old_tokens), len(new_tokens)) - head
+           and old_tokens[-1 - tail] == new_tokens[-1 - tail]):
+        tail += 1
     ops: list[int | str] = []
-    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    matcher = difflib.SequenceMatcher(None, old_tokens[head:len(old_tokens) - tail],
+                                      new_tokens[head:len(new_tokens) - tail], autojunk=False)
+    opcodes = [("equal", 0, head, 0, head)] if head else []
+    opcodes += [(tag, i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
+    if tail:
+        opcodes.append(("equal", len(old_tokens) - tail, len(old_tokens), len(new_tokens) - tail, len(new_tokens)))
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             if len(ops) >= 2 and isinstance(ops[-1], int) and ops[-1] == starts[i1]:
                 ops[-1] = starts[i2]

@@ -169,9 +169,11 @@ export interface ChartBlock {
   key: string;
   digest: string;
   /**
-   * The Plotly figure as JSON text.
+   * The Plotly figure (data and layout).
    */
-  figure: string;
+  figure: {
+    [k: string]: unknown;
+  };
   alt: string;
 }
 /**
