@@ -90,6 +90,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("-D", "--Debug_level", dest="debug", default="0", metavar="N",
                         help="trec_eval's debug trace: only 0 (none) is accepted")
     parser.add_argument("-v", "--version", action=_Version, help="print IR Lab's version and exit")
+    parser.add_argument("-o", dest="old_format", action="store_true", help=argparse.SUPPRESS)  # obsolete in trec_eval
     parser.add_argument("--format", choices=("trec", "json", "csv"), default="trec",
                         help="output format (default: trec_eval's)")
     parser.add_argument("--max-size", type=int, default=1000, metavar="MB",

@@ -82,7 +82,7 @@ def test_version_and_flags_it_cannot_honour(files, capsys):
     assert status == 0 and "IR Lab" in out and "trec_eval 10.0" in out
     status, out, err = run_cli(["-D", "1", *map(str, files)], capsys)
     assert status == 2 and out == "" and "IR Lab prints no debug trace (trec_eval's -D)" in err
-    status, out, _ = run_cli(["-D", "0", "-m", "P.1", *map(str, files)], capsys)
+    status, out, _ = run_cli(["-D", "0", "-o", "-m", "P.1", *map(str, files)], capsys)
     assert status == 0 and "P_1" in out
     status, _, err = run_cli(["-T", "xml", *map(str, files)], capsys)
     assert status == 2 and "one results format, trec_results" in err
