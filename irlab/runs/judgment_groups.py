@@ -34,9 +34,7 @@ from irlab.runs.trec import (
     RunTable,
     _check_text,
     _fast_table,
-    _lines,
-    _where,
-    _whole_number,
+    _slow_qrels,
     qrels_table,
     read_bytes,
 )
@@ -90,9 +88,8 @@ def parse_grouped_qrels(data: bytes, name: str | None = "qrels_jg") -> GroupedQr
                    for c in ("query", "group", "doc")}
         grades, lines = as_numpy(table["grade"]), np.arange(1, len(table["grade"]) + 1)
     else:  # the line-by-line reader (it names the line of a problem)
-        queries, groups, docs, grades, lines = _slow(data, name)
-        columns = {"query": pa.array(queries, pa.string()), "group": pa.array(groups, pa.string()),
-                   "doc": pa.array(docs, pa.string())}
+        queries, docs, grades, lines, groups = _slow_qrels(data, name, kind="qrels_jg", fields_text=FIELDS)
+        columns = {"query": queries, "group": groups, "doc": docs}
     if not len(grades):
         raise ValidationError(f"the file has no qrels_jg lines ({FIELDS})", path=name)
     by_query: dict[str, dict[str, list[int]]] = {}
@@ -111,24 +108,6 @@ def parse_grouped_qrels(data: bytes, name: str | None = "qrels_jg") -> GroupedQr
 def read_grouped_qrels_file(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> GroupedQrels:
     """Read a ``qrels_jg`` file (plain or gzip)."""
     return parse_grouped_qrels(read_bytes(path, limit=limit), str(path))
-
-
-def _slow(data: bytes, name: str | None) -> tuple:
-    queries, groups, docs, grades, lines = [], [], [], [], []
-    for number, fields in _lines(data, name):
-        if len(fields) != 4:
-            raise ValidationError(f"a qrels_jg line has 4 fields ({FIELDS}), this one has {len(fields)}",
-                                  path=_where(name, number))
-        grade = _whole_number(fields[3])
-        if grade is None:
-            raise ValidationError(f"the grade must be a whole number ({FIELDS}), got {fields[3]!r}",
-                                  path=_where(name, number))
-        queries.append(fields[0])
-        groups.append(fields[1])
-        docs.append(fields[2])
-        grades.append(grade)
-        lines.append(number)
-    return queries, groups, docs, np.array(grades, dtype=np.int64), np.array(lines, dtype=np.int64)
 
 
 @dataclass(frozen=True)

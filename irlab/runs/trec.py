@@ -428,7 +428,7 @@ def qrels_columns(data: bytes, name: str | None) -> tuple:
     if table is not None:
         queries, docs, grades = table["query"], table["doc"], as_numpy(table["grade"])
     else:
-        queries, docs, grades, lines = _slow_qrels(data, name)
+        queries, docs, grades, lines, _ = _slow_qrels(data, name)
     if not len(grades):
         raise ValidationError("the file has no qrels lines (query iteration doc grade)", path=name)
     return queries, docs, grades, lines
@@ -536,22 +536,26 @@ def _number_or_nan(text: str) -> float:
         return math.nan
 
 
-def _slow_qrels(data: bytes, name: str) -> tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]:
-    queries, docs, grades, lines = [], [], [], []
+def _slow_qrels(data: bytes, name: str, *, kind: str = "qrels",
+                fields_text: str = _QRELS_FIELDS) -> tuple[pa.Array, pa.Array, np.ndarray, np.ndarray, pa.Array]:
+    """(queries, docs, grades, line numbers, second columns) of qrels lines read one by one (``kind`` names the
+    format in messages: ``qrels``, or ``qrels_jg`` whose second column is the judgment group)."""
+    queries, docs, grades, lines, seconds = [], [], [], [], []
     for number, fields in _lines(data, name):
         if len(fields) != 4:
-            raise ValidationError(f"a qrels line has 4 fields ({_QRELS_FIELDS}), this one has {len(fields)}",
+            raise ValidationError(f"a {kind} line has 4 fields ({fields_text}), this one has {len(fields)}",
                                   path=_where(name, number))
         grade = _whole_number(fields[3])
         if grade is None:
-            raise ValidationError(f"the grade must be a whole number (trec_eval's qrels: {_QRELS_FIELDS}), "
+            raise ValidationError(f"the grade must be a whole number (trec_eval's {kind}: {fields_text}), "
                                   f"got {fields[3]!r}", path=_where(name, number))
         queries.append(fields[0])
+        seconds.append(fields[1])
         docs.append(fields[2])
         grades.append(grade)
         lines.append(number)
     return (pa.array(queries, pa.string()), pa.array(docs, pa.string()), np.array(grades, dtype=np.int64),
-            np.array(lines, dtype=np.int64))
+            np.array(lines, dtype=np.int64), pa.array(seconds, pa.string()))
 
 
 def _whole_number(text: str) -> int | None:

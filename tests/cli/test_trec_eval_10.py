@@ -53,11 +53,20 @@ def files(tmp_path) -> tuple[Path, Path]:
     return qrels, run
 
 
+def evaluate_texts(args: list[str], judgments: str, run: str, folder: Path, capsys) -> tuple[int, str, str]:
+    """``irlab evaluate args judgments run`` on these texts written as files (a z-score file's name in ``args``,
+    a key of FORMAT_FILES, becomes its file's path)."""
+    paths = {}
+    for name, text in {**FORMAT_FILES, "judgments": judgments, "run": run}.items():
+        paths[name] = folder / name
+        paths[name].write_text(text)
+    argv = [str(paths[a]) if a in FORMAT_FILES else a for a in args]
+    return run_cli([*argv, str(paths["judgments"]), str(paths["run"])], capsys)
+
+
 @pytest.mark.parametrize("args", sorted(TREC_EVAL_10), ids=" ".join)
-def test_prints_what_trec_eval_10_prints(args, files, capsys):
-    status, out, err = run_cli([*args, *map(str, files)], capsys)
-    assert (status, err) == (0, "")
-    assert out == TREC_EVAL_10[args]
+def test_prints_what_trec_eval_10_prints(args, tmp_path, capsys):
+    assert evaluate_texts(list(args), QRELS, RUN, tmp_path, capsys) == (0, TREC_EVAL_10[args], "")
 
 
 def test_formats_and_zscores_bad_input_is_one_line(files, tmp_path, capsys):
@@ -261,11 +270,4 @@ FORMAT_FILES = {"ZSCORES": ZSCORES, "GM_ZSCORES": GM_ZSCORES}
 @pytest.mark.parametrize("case", list(TREC_EVAL_10_FORMATS), ids=lambda case: case[0])
 def test_prints_what_trec_eval_10_prints_for_other_formats_and_zscores(case, tmp_path, capsys):
     args, judgments, run = case
-    paths = {}
-    for name, text in {**FORMAT_FILES, "judgments": judgments, "run": run}.items():
-        paths[name] = tmp_path / name
-        paths[name].write_text(text)
-    argv = [str(paths[a]) if a in FORMAT_FILES else a for a in args.split()]
-    status, out, err = run_cli([*argv, str(paths["judgments"]), str(paths["run"])], capsys)
-    assert (status, err) == (0, "")
-    assert out == TREC_EVAL_10_FORMATS[case]
+    assert evaluate_texts(args.split(), judgments, run, tmp_path, capsys) == (0, TREC_EVAL_10_FORMATS[case], "")
