@@ -68,7 +68,7 @@ from irlab.classroom.tokens import (
 from irlab.errors import ValidationError
 from irlab.metrics.measure_names import parse_measure
 from irlab.runs.doctor import Finding
-from irlab.runs.significance import bootstrap_interval
+from irlab.runs.significance import bootstrap_interval, paired_p
 from irlab.runs.trec import MB, QrelsTable, RunTable, parse_qrels, unpack
 from irlab.sharedtask import judging
 from irlab.sharedtask.definition import MAX_PARTICIPANTS, MAX_QRELS_BYTES, TaskDefinition, check_definition
@@ -335,7 +335,8 @@ def _submit(store: TaskStore, code: str, data: bytes, name: str, me: Callable) -
     with reading(store.engine) as connection:
         task, who = me(connection, now)
         row = connection.execute(select(submissions).where(submissions.c.id == slot)).one()
-        return _submission(row, task, _disclosure(task, store.clock()), lecturer=bool(who.baseline))
+        return _submission(row, task, _disclosure(task, store.clock()), lecturer=bool(who.baseline),
+                           url=str(store.engine.url))
 
 
 # --- the lecturer -----------------------------------------------------------------------------------------------
@@ -575,13 +576,48 @@ def _board(store: TaskStore, connection: Connection, task: Row) -> tuple[Leaderb
     values = {entry: dict(zip(definition.measures, _per_topic(row, len(definition.measures), len(topics))))
               for entry, row in best.items()}
     baseline = next((entry for entry, row in best.items() if row.baseline), None)
-    board = leaderboard(values, topics, definition.measures, baseline=baseline, test=definition.test)
+    url = str(store.engine.url)
+
+    def interval(entry: str, measure: str) -> tuple[float, float]:  # a run's values never change: remembered
+        return _remembered(_run_key(url, task, best[entry], "interval", measure), lambda: bootstrap_interval(
+            values[entry][measure]))
+
+    def p_value(entry: str, measure: str) -> float:
+        key = _run_key(url, task, best[entry], "p", measure) + _run_key(url, task, best[baseline], definition.test, "")
+        return _remembered(key, lambda: paired_p(values[entry][measure] - values[baseline][measure], definition.test))
+
+    board = leaderboard(values, topics, definition.measures, baseline=baseline, test=definition.test,
+                        interval=interval, p_value=p_value)
     found = (board, best)
     with _CACHE_LOCK:
         _BOARDS[key] = found
         while len(_BOARDS) > CACHED:
             _BOARDS.popitem(last=False)
     return found
+
+
+_FIXED: OrderedDict[tuple, object] = OrderedDict()
+FIXED = 20_000
+"""Intervals and p-values of runs remembered by a process (a run's per-topic values never change)."""
+
+
+def _run_key(url: str, task: Row, submission: Row, what: str, measure: str) -> tuple:
+    """What a remembered value of a scored run is filed under: the store, the task (and when it was made, since a
+    purged task's ids may be used again), the submission and its run's digest."""
+    return (url, task.id, task.created_at, submission.id, submission.digest, what, measure)
+
+
+def _remembered(key: tuple, compute: Callable[[], object]):
+    with _CACHE_LOCK:
+        if key in _FIXED:
+            _FIXED.move_to_end(key)
+            return _FIXED[key]
+    value = compute()
+    with _CACHE_LOCK:
+        _FIXED[key] = value
+        while len(_FIXED) > FIXED:
+            _FIXED.popitem(last=False)
+    return value
 
 
 def _per_topic(row: Row, measures: int, topics: int) -> np.ndarray:
@@ -611,7 +647,7 @@ def _view(store: TaskStore, connection: Connection, task: Row, now: float, *, me
     if not lecturer:
         query = query.where(submissions.c.participant_id == me.id)
     own = connection.execute(query.order_by(participants.c.number, submissions.c.number)).all()
-    mine = tuple(_submission(row, task, disclosure, lecturer=lecturer) for row in own)
+    mine = tuple(_submission(row, task, disclosure, lecturer=lecturer, url=str(store.engine.url)) for row in own)
     people = ()
     if lecturer:
         counts = {}
@@ -629,7 +665,7 @@ def _view(store: TaskStore, connection: Connection, task: Row, now: float, *, me
                     participants=people)
 
 
-def _submission(row: Row, task: Row, disclosure: Disclosure, *, lecturer: bool) -> Submission:
+def _submission(row: Row, task: Row, disclosure: Disclosure, *, lecturer: bool, url: str) -> Submission:
     definition = _definition(task)
     shown = definition.measures if lecturer else disclosure.measures
     name = row.name
@@ -641,6 +677,8 @@ def _submission(row: Row, task: Row, disclosure: Disclosure, *, lecturer: bool) 
     findings = tuple(Finding(**f) for f in json.loads(row.findings))
     per_topic = ({m: tuple(float(v) for v in values[m]) for m in shown}
                  if lecturer or disclosure.per_topic else None)
+    intervals = {m: _remembered(_run_key(url, task, row, "interval", m), lambda m=m: bootstrap_interval(values[m]))
+                 for m in shown}
     return Submission(row.number, name, row.runid or "", row.state, row.submitted_at, row.lines,
-                      {m: means[m] for m in shown}, {m: bootstrap_interval(values[m]) for m in shown}, findings,
+                      {m: means[m] for m in shown}, intervals, findings,
                       per_topic, participant)
