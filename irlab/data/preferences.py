@@ -41,9 +41,12 @@ import numpy as np
 
 from irlab.errors import ValidationError
 
-MAX_JUDGED = 10_000
-"""Documents one query's preferences may mention when pairs are counted (prefs_pair*): trec_eval keeps a
-count per pair of them, 2 bytes each (200 MB at this size)."""
+MAX_JUDGED = 5_000
+"""Documents one query's preferences may mention when pairs are counted (prefs_pair*): a count per pair of
+them, 2 bytes each, as trec_eval keeps (50 MB at this size)."""
+MAX_GROUP_DOCUMENTS = 2_000
+"""Documents one judgment group of several sub-groups may mention: its transitive preferences take a pass
+over a documents × documents array per document (trec_eval's multiplies such arrays until they settle)."""
 _ONE_HOT_CELLS = 1 << 22
 """Retrieved documents × levels counted at once with a one-hot running sum (else a Fenwick tree)."""
 
@@ -188,12 +191,14 @@ def count_preferences(ranking: Sequence[str], judgments: Judgments, *, pairs: bo
         if n > MAX_JUDGED:
             raise ValidationError(f"a query's preferences mention {n:,} documents; counting the pairs of them "
                                   f"(prefs_pair) is limited to {MAX_JUDGED:,}")
-        counts = np.zeros((n, n), dtype=np.int32)
+        counts = np.zeros((n, n), dtype=np.uint16)  # JGs preferring one document to another: < 2^16 groups
     groups = np.array(judgments.groups, dtype=object)
     subgroups = np.array(judgments.subgroups, dtype=object)
     ranks = np.array([place[d] for d in judgments.docs], dtype=np.int64)
     levels = np.array(judgments.levels, dtype=np.float64)
     results = []
+    if len(set(judgments.groups)) >= 1 << 16:
+        raise ValidationError("a query's preferences have more than 65,535 judgment groups")
     for group in sorted(set(judgments.groups), key=str.encode):
         mine = groups == group
         subs = subgroups[mine]
@@ -332,6 +337,9 @@ def _pa_group(group: str, subgroups: np.ndarray, ranks: np.ndarray, levels: np.n
     where = {int(r): i for i, r in enumerate(dict.fromkeys(ranks.tolist()))}
     local = np.array([where[int(r)] for r in ranks], dtype=np.int64)
     size = len(where)
+    if size > MAX_GROUP_DOCUMENTS:
+        raise ValidationError(f"judgment group {group!r} has several sub-groups over {size:,} documents; adding its "
+                              f"transitive preferences is limited to {MAX_GROUP_DOCUMENTS:,} documents")
     place = np.array(list(where), dtype=np.int64)  # each local document's docid rank
     prefer = np.zeros((size, size), dtype=bool)
     for sub in set(subgroups.tolist()):

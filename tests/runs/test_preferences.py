@@ -121,3 +121,17 @@ def test_measures_need_their_judgments():
         evaluate_tables(table, run, {"map": parse_measure("map")})
     values = evaluate_tables(table, run, {"prefs_simp": parse_measure("prefs_simp"), "num_q": parse_measure("num_q")})
     assert values.summary == {"prefs_simp": 1.0, "num_q": 1}
+
+
+def test_sizes_that_would_take_the_server_s_memory_or_time_are_refused(monkeypatch):
+    from irlab.data import preferences
+
+    monkeypatch.setattr(preferences, "MAX_JUDGED", 3)
+    monkeypatch.setattr(preferences, "MAX_GROUP_DOCUMENTS", 2)
+    four = Judgments.of([("u", "s", d, float(i)) for i, d in enumerate("abcd")])
+    assert count_preferences(["a"], four).groups[0].possible == 6  # no pair counts asked: no limit
+    with pytest.raises(ValidationError, match="mention 4 documents; counting the pairs of them .* limited to 3"):
+        count_preferences(["a"], four, pairs=True)
+    several = Judgments.of([("u", "1", "a", 1), ("u", "1", "b", 0), ("u", "2", "c", 2), ("u", "2", "a", 1)])
+    with pytest.raises(ValidationError, match="several sub-groups over 3 documents; .* limited to 2 documents"):
+        count_preferences(["a"], several)
