@@ -21,7 +21,7 @@ from irlab.ui.classroom.connection import class_store, store_trouble
 from irlab.ui.classroom.desk import UNREACHABLE, round_controls, sidebar_desk, start_screen, take_notice
 from irlab.ui.classroom.feed import OTHER_STORE
 from irlab.ui.classroom.links import app_address, join_address
-from irlab.ui.classroom.projector import VIEW, live_projector
+from irlab.ui.classroom.projector import PAGE_VIEW, VIEW, live_projector
 from irlab.ui.classroom.style import class_style, show_notice
 from irlab.ui.kit.markdown import escape_markdown
 
@@ -56,7 +56,7 @@ def class_page() -> None:
         st.button("Try again", icon=":material/refresh:", key="irl-retry")
         return
     credentials.keep_lecturer(who, store.store_id)
-    st.session_state[VIEW] = view
+    st.session_state[VIEW] = st.session_state[PAGE_VIEW] = view
     address = app_address()
     sidebar_desk(who, view, address, store.store_id)
     if not view.activities:

@@ -4,7 +4,8 @@ the reveal.
 The projector is a fragment whose first element is the class's feed (:mod:`irlab.ui.components.classfeed`):
 it follows the class through the app's event stream, draws the timer and the counts (students joined, how
 many do not follow, answers per round) from each pulse itself, at once, and reruns the fragment only for
-the rest: at once for a lecturer's move or the timer's end, at most once a second while answers arrive.
+the rest: at once for a lecturer's move or the timer's end (then the whole page, whose round controls change
+too), at most once a second while answers arrive.
 A run reads the class's two version numbers (one row) and the whole :class:`~irlab.classroom.records.
 ProjectorView` only when one changed; otherwise it redraws the view it kept in the session, which costs
 the browser nothing (the live region compares digests and touches only what changed).
@@ -40,6 +41,8 @@ from irlab.ui.shell.error_boundary import error_boundary
 
 VIEW = "irlab.class.projector_view"
 """The last :class:`ProjectorView` this session read (redrawn while the class's versions stay the same)."""
+PAGE_VIEW = "irlab.class.page_view"
+"""The :class:`ProjectorView` the whole page (its round controls, the desk) was last drawn from."""
 REGION = "irl-class-region"
 FEED = "irl-projector-feed"
 MAX_NAMES_SHOWN = 120
@@ -157,6 +160,9 @@ def live_projector(credentials: Credentials, address: str, store_id: str) -> Non
                 return
             except ValidationError:  # the key stopped working (the class was deleted): the page says why
                 st.rerun(scope="app")
+            drawn = st.session_state.get(PAGE_VIEW)
+            if isinstance(drawn, ProjectorView) and drawn.versions.student != view.versions.student:
+                st.rerun(scope="app")  # a round opened, closed (its timer ran out) or revealed: the controls change too
             if warning:
                 st.warning(warning, icon=":material/wifi_off:")
             draw(view, address, credentials, store_id)

@@ -58,9 +58,11 @@ def order_of(page: Page) -> str:
 
 
 def send(page: Page, name: str, *, phone: bool = False) -> None:
-    button = page.get_by_role("button", name=name)
+    button = page.get_by_test_id("irl-send")
+    expect(button).to_have_text(name)
     button.tap() if phone else button.click()
-    expect(page.get_by_text(re.compile(r"Answer (received|changed to)"))).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_test_id("irl-receipt")).to_have_text(re.compile(r"^Answer (received|changed to)"),
+                                                            timeout=TIMEOUT)
 
 
 def test_order_which_is_it_and_an_exercise_with_one_lecturer_and_three_students(browsers: Browsers):  # noqa: F811
@@ -99,12 +101,15 @@ def test_order_which_is_it_and_an_exercise_with_one_lecturer_and_three_students(
     add(lecturer, "Which is it", radio="A concept question")
     right = "R: the number of relevant items judged for the query"
     for page, option in ((ann, right), (bob, "K, the cut-off"), (phone, right)):
-        choice = page.get_by_test_id("stButtonGroup").get_by_text(option, exact=True)
+        choice = page.get_by_test_id("irl-option").filter(has_text=option)
         expect(choice).to_be_visible(timeout=TIMEOUT)
         choice.tap() if page is phone else choice.click()
+        expect(choice).to_have_attribute("aria-pressed", "true")
         send(page, "Send", phone=page is phone)
     wait_for_count(lecturer, "Answers, round 1", "3")
-    expect(projector.locator(".irl-chart")).to_have_count(1)  # the shares, live from 3 answers on
+    expect(projector.get_by_text("Hidden until the reveal.")).to_be_visible(timeout=TIMEOUT)  # peer instruction
+    lecturer.get_by_text("Show answers live").click()
+    expect(projector.locator(".irl-chart")).to_have_count(1, timeout=TIMEOUT)  # the shares, live from 3 answers on
     press(lecturer, "Reveal")
     expect(lecturer.get_by_text(re.compile("^The right answer: R: the number"))).to_be_visible(timeout=TIMEOUT)
     expect(projector.get_by_text(re.compile(r"2 of 3 \(67%\)"))).to_be_visible()
@@ -118,12 +123,13 @@ def test_order_which_is_it_and_an_exercise_with_one_lecturer_and_three_students(
         variant = page.get_by_text(re.compile(r"your variant \d+"))
         expect(variant).to_be_visible(timeout=TIMEOUT)
         seeds.add(re.search(r"your variant (\d+)", variant.inner_text()).group(1))
-        box = page.locator('.st-key-irl-student input[type="text"]').first
+        box = page.get_by_test_id("irl-answer-input").first
         expect(box).to_have_attribute("inputmode", "decimal")
         box.fill(text)
         send(page, "Send my answers", phone=page is phone)
     assert len(seeds) == 3  # a variant per student
     wait_for_count(lecturer, "Answers, round 1", "3")
+    lecturer.get_by_text("Show answers live").click()
     expect(projector.locator(".irl-chart").first).to_be_visible(timeout=TIMEOUT)  # the success rates, live
     press(lecturer, "Reveal")
     expect(phone.get_by_text(re.compile(r"^\d of 6 right\.$"))).to_be_visible(timeout=TIMEOUT)

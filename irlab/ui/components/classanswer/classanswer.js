@@ -225,7 +225,7 @@ function say(answering, text, tone) {
   receipt.dataset.tone = tone;
   if (receipt.textContent !== text) receipt.textContent = text;
   if (text && tone !== "info" && typeof receipt.scrollIntoView === "function")
-    receipt.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    receipt.scrollIntoView({ block: "nearest" }); // on a phone the receipt would be below the fold
 }
 
 /** @param {Answering} answering */

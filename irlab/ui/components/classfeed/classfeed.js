@@ -371,12 +371,20 @@ export default function (component) {
     const observer = new MutationObserver(() => watchStreamlit(made));
     observer.observe(document.body, { childList: true });
     const online = () => { if (made.stream === "down") connect(made); };
+    const offline = () => { // the device says it lost its network: no need to wait for the stream to notice
+      if (made.stream === "gone") return;
+      if (made.stream !== "down") made.downSince = Date.now();
+      made.stream = "down";
+      drawBanner(made);
+    };
     window.addEventListener("online", online);
+    window.addEventListener("offline", offline);
     made.cleanup = () => {
       window.clearInterval(timer);
       if (made.wait !== null) window.clearTimeout(made.wait);
       observer.disconnect();
       window.removeEventListener("online", online);
+      window.removeEventListener("offline", offline);
       made.source?.close();
       delete parentElement.__irlLive;
     };
