@@ -60,7 +60,10 @@ def test_every_chapters_data_and_every_screen_drawn_from_it_is_valid(chapter, op
     _valid(moved)
     base = apply_patch(base, moved["patch"])
     _valid_blocks(base)
-    form = moved["kForm"]
+    send_message(at, "kform", screen=moved["screen"], form=False)
+    asked_form = region_data(at)
+    _valid(asked_form)
+    form = asked_form["kForm"]
     for k in form["at"]:  # each K from the K next to it, as region.js draws it
         step = int(k)
         chain = []
@@ -71,7 +74,7 @@ def test_every_chapters_data_and_every_screen_drawn_from_it_is_valid(chapter, op
         for each in reversed(chain):
             blocks = apply_patch(blocks, form["at"][str(each)])
         _valid_blocks(blocks)
-    send_message(at, "k", k=form["base"], screen=moved["screen"])
+    send_message(at, "k", k=form["base"], screen=moved["screen"], form=True)
     _valid(region_data(at))  # "same"
     item = next(tile["id"] for block in base if block["kind"] == "tiles" for tile in block["data"]["tiles"]) \
         if any(block["kind"] == "tiles" for block in base) else None

@@ -10,14 +10,17 @@ What the server sends (``data``, its shape declared once in ``region.schema.json
   holds, named by its digest (``screen``); or ``same``: nothing new to draw (the run only took a K);
 * ``controls``: K (a slider), the chapter's settings, Undo, Redo, "Reset grades", which the region draws;
 * ``kForm``: the screen at every other K as patches of this one, and each number's change between any two
-  K: a change of K is drawn by the browser, and the server learns the K the learner settled on once they
+  K (with the screen when a session made it already, else when the learner comes to the K slider): a
+  change of K is drawn by the browser, and the server learns the K the learner settled on once they
   pause (no run per step);
 * ``moveScreens``: the screen after each move of one tile, asked for when the learner comes to the tile.
 
 What the browser sends back (the component's state, one name per kind of message, each with an increasing
 ``seq`` and the ``screen`` it shows): ``change`` (a tile row's change, see :mod:`irlab.ui.components.tiles`,
 plus its ``row``), ``k`` (the settled K), ``control`` (``undo``, ``redo``, ``reset-grades``, ``setting``),
-``moves`` (a tile whose moves to draw ahead), ``full`` (the screen whole: a patch it could not apply).
+``moves`` (a tile whose moves to draw ahead), ``kform`` (the K form: the learner came to the K slider),
+``full`` (the screen whole: a patch it could not apply); each also says whether it holds the K form of
+its screen (``form``).
 :func:`unseen_message` reads each once. Anything in them is untrusted: the page checks every value.
 """
 
@@ -35,7 +38,7 @@ from irlab.ui.components.chart import CONFIG
 
 _mount = declare("region", js="region/region.js", css="region/region.css", isolate_styles=False)
 
-MESSAGES = ("change", "k", "control", "moves", "full")
+MESSAGES = ("change", "k", "control", "moves", "kform", "full")
 """The names of the browser's messages."""
 SEEN = "irlab.region.seen"
 """Component key -> message name -> the last message of that name the page took."""

@@ -66,6 +66,10 @@ export interface RegionData {
    * The K of the learner's state.
    */
   k?: number;
+  /**
+   * The number (n) of the newest message this run took.
+   */
+  taken?: number;
   controls?: Controls;
   kForm?: KForm;
   moveScreens?: MoveScreens;

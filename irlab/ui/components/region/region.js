@@ -531,7 +531,9 @@ function reconcile(container, blocks, views, ctx) {
  * @typedef {{root: HTMLElement, blocksRoot: HTMLElement, views: Map<string, View>, data: RegionData,
  *            ctx: Context, base: Block[] | null, baseScreen: string, kForm: KForm | null, shownK: number | null,
  *            pairFrom: number | null, kDirty: boolean, settle: number | undefined, controls: ControlsView | null,
- *            made: Map<string, Block[]>, ticked: Set<number>,
+ *            made: Map<string, Block[]>, ticked: Set<number>, askedForm: string,
+ *            latest: {name: string, message: Record<string, unknown>, seq: number, k: number | null,
+ *                     resent?: boolean} | null,
  *            moved: Move | null, pending: {row: string, seq: number} | null, asked: string,
  *            tileChange: (row: string, change: Record<string, unknown>) => void}} Region
  * @typedef {import("./controls.js").ControlsView} ControlsView
@@ -563,8 +565,49 @@ function send(region, name, message) {
   clearTimeout(region.settle);
   region.kDirty = false;
   seq += 1;
-  region.ctx.setStateValue(name, { ...message, seq: message.seq ?? seq, screen: region.baseScreen,
-                                   k: region.shownK });
+  // n: this message's number (a tile change keeps the tiles' own seq, which the tiles' acknowledgement reads)
+  const sent = { seq, ...message, n: seq, screen: region.baseScreen, k: region.shownK, form: hasForm(region) };
+  region.latest = { name, message, seq, k: region.shownK };
+  region.ctx.setStateValue(name, sent);
+}
+
+/**
+ * An answer that did not take the region's latest message (sent while a run was under way: Streamlit does not always
+ * start another run for it): send it again if doing it twice is harmless (a K, an ask), once.
+ * @param {Region} region
+ * @param {RegionData} data
+ */
+function resendUntaken(region, data) {
+  const latest = region.latest;
+  if (!latest || (data.taken ?? -1) >= latest.seq || latest.resent) return;
+  if (!["k", "kform", "moves"].includes(latest.name)) return;
+  latest.resent = true;
+  window.setTimeout(() => {
+    if (region.latest === latest) {
+      send(region, latest.name, latest.message);
+      if (region.latest) region.latest.resent = true;
+    }
+  }, 0);
+}
+
+/**
+ * Whether the region holds the K form of the screen it holds (else a K it shows waits for the server).
+ * @param {Region} region
+ * @returns {boolean}
+ */
+function hasForm(region) {
+  return Boolean(region.base && region.kForm && region.kForm.screen === region.baseScreen);
+}
+
+/**
+ * The learner came to the K slider (a mouse resting on it, a focus, a press or a finger): ask for the K form of the
+ * screen held, once per screen, unless it came with the screen.
+ * @param {Region} region
+ */
+function approachK(region) {
+  if (hasForm(region) || !region.base || region.askedForm === region.baseScreen) return;
+  region.askedForm = region.baseScreen;
+  window.setTimeout(() => send(region, "kform", {}), 0);
 }
 
 /**
@@ -669,7 +712,8 @@ function learnerK(region, k) {
   draw(region);
   region.kDirty = true;
   clearTimeout(region.settle);
-  region.settle = window.setTimeout(() => send(region, "k", {}), SETTLE_MS);
+  // without the K form this K is not drawn yet: the server is told at once, and its answer draws it
+  region.settle = window.setTimeout(() => send(region, "k", {}), hasForm(region) ? SETTLE_MS : 0);
 }
 
 /**
@@ -821,7 +865,11 @@ let hovering;
  */
 function approach(event) {
   const target = event.target;
-  if (target instanceof Element) approachTile(target);
+  if (!(target instanceof Element)) return;
+  approachTile(target);
+  for (const region of regions.values()) {
+    if (region.controls && region.controls.k.closest('[data-testid="irl-k"]')?.contains(target)) approachK(region);
+  }
 }
 
 /** @param {PointerEvent} event */
@@ -879,7 +927,7 @@ export default function (component) {
     /** @type {Region} */
     const made = { root, blocksRoot, views: new Map(), data, ctx: /** @type {any} */ (null), base: null,
                    baseScreen: "", kForm: null, shownK: null, pairFrom: null, kDirty: false, settle: undefined,
-                   controls: null, made: new Map(), ticked: new Set(), moved: null, pending: null, asked: "", tileChange: () => {} };
+                   controls: null, made: new Map(), ticked: new Set(), askedForm: "", latest: null, moved: null, pending: null, asked: "", tileChange: () => {} };
     made.tileChange = (row, change) => tileChange(made, row, change);
     region = parentElement.__irlRegion = made;
     listen(made);
@@ -919,9 +967,12 @@ export default function (component) {
   if (region.moved && newScreen && (region.pending === null || region.baseScreen !== region.moved.screen)) {
     region.moved = null;
   }
-  // the K to show: the learner's own while the server has not been told it, else the server's
+  // the K to show: the learner's own while the server has not been told it (or this answer does not know their latest
+  // message yet), else the server's
   const k = typeof data.k === "number" ? data.k : null;
-  if (!region.kDirty && k !== null && k !== region.shownK) {
+  const behind = region.latest !== null && (data.taken ?? -1) < region.latest.seq;
+  resendUntaken(region, data);
+  if (!region.kDirty && !behind && k !== null && k !== region.shownK) {
     region.pairFrom = newScreen ? null : region.shownK;
     region.shownK = k;
   } else if (newScreen) {
