@@ -150,6 +150,7 @@ def uploads() -> list[str]:
         workspace, problem = _take(done, uploaded, "run", workspace)
         if problem:
             problems.append(problem)
+    refused += [("", message) for message in budgets.upload_refusals(session_id)]  # the server's: never stored
     problems += _refusals(refused, run_files or [])
     session_memory.put("runs.files", workspace)
     budgets.drop_unused_uploads(session_id, {key[1] for key in present})

@@ -11,8 +11,9 @@ on the server:
   holds at most :attr:`Budgets.session_files` files and :attr:`Budgets.session_mb` MB, all the sessions
   of one **client address** (:mod:`irlab.ui.shell.client`: the real client behind deploy/run-local's
   nginx, an IPv6 client by its /64) at most :attr:`Budgets.address_mb` MB, the whole process at most
-  :attr:`Budgets.server_mb` MB; anything more is refused with HTTP 413 and a sentence saying why (the
-  uploader shows it). A raw PUT to the upload endpoint meets the same check as the widget.
+  :attr:`Budgets.server_mb` MB; anything more is refused with HTTP 413 and a sentence saying why. A raw
+  PUT to the upload endpoint meets the same check as the widget. Streamlit's uploader shows only "status
+  code 413" on the file, so the page shows the sentence (:func:`upload_refusals`).
 * **Files no widget holds are dropped.** A file that no uploader on a page has taken within
   :attr:`Budgets.claim_seconds` of arriving (a raw PUT from a script, or an upload whose page never
   ran again) is removed, so sessions that only upload cannot pin the server's memory; a page that
@@ -92,6 +93,15 @@ class Budgets:
 BUDGETS = Budgets.from_environment()
 
 
+def _mb(count: int) -> str:
+    """Bytes as MB (10^6) for a sentence: one decimal below 10 MB, where rounding would hide the difference.
+
+    >>> _mb(1_700_000), _mb(350_000_000)
+    ('1.7', '350')
+    """
+    return f"{count / MB:,.1f}" if count < 10 * MB else f"{count / MB:,.0f}"
+
+
 def upload_refusal(session_bytes: int, session_files: int, server_bytes: int, new_bytes: int, *,
                    replaces: bool = False, budgets: Budgets = BUDGETS, address_bytes: int = 0) -> str | None:
     """Why a new upload of ``new_bytes`` must be refused, or None when it fits.
@@ -110,10 +120,10 @@ def upload_refusal(session_bytes: int, session_files: int, server_bytes: int, ne
         return (f"This browser session already holds {session_files} files, the most one session may hold; "
                 "remove one first.")
     if session_bytes + new_bytes > budgets.session_mb * MB:
-        return (f"This browser session already holds {session_bytes / MB:,.0f} MB of uploaded files; with this one "
+        return (f"This browser session already holds {_mb(session_bytes)} MB of uploaded files; with this one "
                 f"it would be more than {budgets.session_mb:,} MB. Remove a file first.")
     if address_bytes + new_bytes > budgets.address_mb * MB:
-        return (f"Browser sessions from your network address already hold {address_bytes / MB:,.0f} MB of uploaded "
+        return (f"Browser sessions from your network address already hold {_mb(address_bytes)} MB of uploaded "
                 f"files on this server, and one address may hold {budgets.address_mb:,} MB: remove files you no "
                 "longer need (closing a tab frees its files), or try again in a few minutes.")
     if server_bytes + new_bytes > budgets.server_mb * MB:
@@ -138,6 +148,8 @@ class UploadGuard:
         self.waiting: dict[tuple[str, str], float] = {}
         self.stored: dict[str, set[str]] = defaultdict(set)
         self.lost: dict[str, dict[str, str]] = defaultdict(dict)
+        self.refused: dict[str, list[str]] = defaultdict(list)
+        self.reruns: dict[str, float] = {}
         self.lock = threading.Lock()
         self._add, self._get = manager.add_file, manager.get_files
         self._remove, self._remove_session = manager.remove_file, manager.remove_session_files
@@ -174,11 +186,33 @@ class UploadGuard:
         self.sweep()
         refusal = self.refusal(session_id, file.file_id, len(file.data))
         if refusal:
+            with self.lock:
+                self.refused[session_id] = [*self.refused[session_id][-9:], f"{file.name}: {refusal}"]
+            self.rerun(session_id)
             raise HTTPException(status_code=413, detail=refusal)
         self._add(session_id, file)
         with self.lock:
             self.waiting[(session_id, file.file_id)] = self.clock()
             self.stored[session_id].add(file.file_id)
+
+    def rerun(self, session_id: str) -> None:
+        """Run the session's page again (at most once a second), so it shows a refusal the uploader cannot: the
+        browser asks for no run after a failed upload. Called on the server's event loop, as a browser's own
+        request is; where Streamlit's session manager is not what this knows, the page says it on its next run."""
+        now = self.clock()
+        with self.lock:
+            if now - self.reruns.get(session_id, -1e9) < 1.0:
+                return
+            self.reruns[session_id] = now
+        from streamlit.runtime import Runtime
+
+        try:  # as Streamlit reruns a session when its script file changes: with the session's last client state
+            info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
+            state = getattr(info.session, "_client_state", None) if info is not None else None
+            if state is not None and state.page_script_hash:
+                info.session.request_rerun(state)
+        except Exception:  # noqa: BLE001 - a convenience: the refusal itself stands either way
+            return
 
     def get_files(self, session_id: str, file_ids):
         """A widget takes its files: they no longer wait to be dropped."""
@@ -194,6 +228,8 @@ class UploadGuard:
             self.addresses.pop(session_id, None)
             self.stored.pop(session_id, None)
             self.lost.pop(session_id, None)
+            self.refused.pop(session_id, None)
+            self.reruns.pop(session_id, None)
             for key in [key for key in self.waiting if key[0] == session_id]:
                 del self.waiting[key]
 
@@ -274,6 +310,14 @@ def lost_uploads(session_id: str | None, file_ids: Iterable[str] | None = None) 
     with _guard.lock:
         lost = dict(_guard.lost.get(session_id, {}))
     return lost if file_ids is None else {file_id: lost[file_id] for file_id in file_ids if file_id in lost}
+
+
+def upload_refusals(session_id: str | None) -> list[str]:
+    """The uploads the server refused for this session since the last call (``name: why``), to show on the page."""
+    if _guard is None or session_id is None:
+        return []
+    with _guard.lock:
+        return _guard.refused.pop(session_id, [])
 
 
 def forget_lost(session_id: str | None) -> None:

@@ -15,7 +15,7 @@ SMALL = {"IRLAB_SESSION_MB": "1", "IRLAB_SESSION_FILES": "3"}
 def test_the_budgets_refuse_what_would_go_over_and_say_why():
     budgets = Budgets(session_mb=10, session_files=2, server_mb=100)
     assert upload_refusal(0, 0, 0, 5 * MB, budgets=budgets) is None
-    assert "holds 8 MB" in upload_refusal(8 * MB, 1, 8 * MB, 3 * MB, budgets=budgets)
+    assert "holds 8.0 MB" in upload_refusal(8 * MB, 1, 8 * MB, 3 * MB, budgets=budgets)
     assert "2 files" in upload_refusal(MB, 2, MB, MB, budgets=budgets)
     assert upload_refusal(MB, 2, MB, MB, replaces=True, budgets=budgets) is None  # the same file again
     assert "server" in upload_refusal(0, 0, 99 * MB, 2 * MB, budgets=budgets)
@@ -78,11 +78,13 @@ def test_one_address_with_many_sessions_cannot_pin_the_server():
     """The issue's client: eight sessions, each within its own budget, from one address (before: 8 x 4 files held,
     and every other upload on the replica refused)."""
     addresses = {f"tab{n}": "203.0.113.7" for n in range(8)} | {"classmate": "198.51.100.4", "unknown": None}
-    _, manager, _ = _guard(addresses, session_mb=4, address_mb=10, server_mb=30)
+    guard, manager, _ = _guard(addresses, session_mb=4, address_mb=10, server_mb=30)
     held = sum(_refused(manager, f"tab{n}", f"f{n}-{k}", MB) is None for n in range(8) for k in range(4))
     assert held == 10  # the address's 10 MB, then every further file of any of its sessions is refused
     refusal = _refused(manager, "tab7", "one-more", MB)
     assert refusal.startswith("Browser sessions from your network address already hold 10 MB")
+    # Streamlit's uploader shows only "status code 413": the page shows the sentence, with the file's name
+    assert guard.refused["tab7"][-1] == f"one-more.txt: {refusal}"
     assert _refused(manager, "classmate", "mine", 4 * MB) is None  # another address: its own budget
     assert _refused(manager, "unknown", "theirs", 4 * MB) is None  # an unknown address: the session's budget only
     # the same file again replaces itself, within the address's budget
@@ -199,6 +201,9 @@ def test_sessions_of_one_client_share_its_address_budget(browser, start_app, tmp
             path, headers = _session_put_target(pages[1], wait_until_ready, run)  # 0.8 MB
             # within the second session's own 1 MB (0.7), but the address would hold 1.1 MB: refused on the server
             assert _put(pages[1], path, headers, int(0.3 * MB), "extra") == 413
+            # Streamlit's uploader would say only "status code 413": the page says why, without a click
+            pages[1].get_by_text("raw.bin: Browser sessions from your network address already hold 0.8 MB").wait_for(
+                timeout=20_000)
             assert _put(pages[1], path, headers, int(0.1 * MB), "small") == 204  # what fits still does
         finally:
             for context in contexts:
