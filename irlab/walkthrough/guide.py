@@ -5,8 +5,8 @@ module under :mod:`irlab.walkthrough.chapters`); this module holds what they sha
 of their sentences and the moves they describe. A step has a goal (K = 8, a relevant picture at
 rank 1, NDCG = 1, ...) that ``reached`` checks on the current state; while it is not reached, its text says
 one concrete move that reaches it from the current state, and ``move`` is the state after that move.
-No goal holds in a chapter's own example, so nothing is ticked before the learner moves; the page ticks
-a step off once it has been reached.
+No goal holds in a chapter's own example; the page ticks a step off once the learner reached it by a move
+made in the chapter (:class:`Progress`), so nothing done in another chapter ticks a step here.
 
 The numbers of a sentence are the views' numbers (:mod:`irlab.walkthrough.views`) for the state now and
 for ``move``, so a sentence never promises a value the move does not give. They follow one grammar,
@@ -29,7 +29,7 @@ Swap the first two tiles: CG@2 stays 4, but DCG@2 goes from 2.5237 to 4 and NDCG
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from irlab.data.judgments import Judgments
@@ -50,13 +50,16 @@ class Step:
 
     ``key`` names its goal, ``text`` says it for the current state, ``reached`` tells whether the current
     state reaches the goal, and ``move`` is the state after doing what ``text`` says (None once reached:
-    the text then describes the state on screen).
+    the text then describes the state on screen). ``by`` names the fields of the state a move must change to do
+    the step (``("order",)``: "Press Ideal order" is done by reordering, not by a grade edit that makes the order
+    ideal); empty, any move does it.
     """
 
     key: str
     text: str
     reached: bool
     move: WalkthroughState | None = None
+    by: tuple[str, ...] = ()
 
 
 # --- wording ---------------------------------------------------------------------------------------------
@@ -151,6 +154,44 @@ def top_title(state: WalkthroughState) -> str:
 def give_top_grade(state: WalkthroughState, grade: int) -> str:
     return (f"give the picture at rank 1 ({top_title(state)}) grade {grade} (click its grade, or type {grade} "
             "on its tile)")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Which of a chapter's steps the learner did in it: a step is done when a state shown in the chapter reaches it
+    after another state shown in the chapter did not (the learner's move reached it there). A step reached already
+    when the learner came to the chapter (K = 8 from chapter 1) is not done: nothing was done for it here.
+
+    ``done``: the steps done (they stay ticked); ``open``: the steps a state shown since the learner came to the
+    chapter did not reach (reaching one of them is doing it).
+
+    >>> k_all = [Step("k-all", "...", True)]
+    >>> Progress().entered().seen(k_all).ticks(k_all)  # K = 8 when the chapter opened: not done here
+    [False]
+    >>> progress = Progress().entered().seen([Step("k-all", "...", False)])  # K = 2 on screen
+    >>> progress.ticks(k_all), progress.seen(k_all).done  # a K of 8 drawn from here ticks, and is done once shown
+    ([True], frozenset({'k-all'}))
+    """
+
+    done: frozenset[str] = frozenset()
+    open: frozenset[str] = frozenset()
+
+    def entered(self) -> Progress:
+        """The learner came to the chapter (from another one): what they did here before stays done."""
+        return Progress(self.done, frozenset())
+
+    def seen(self, shown: Sequence[Step], changed: Collection[str] | None = None) -> Progress:
+        """After the state whose steps are ``shown`` is shown; ``changed``: the state's fields the move to it changed
+        (None: not known, any)."""
+        done = {step.key for step, tick in zip(shown, self.ticks(shown, changed)) if tick}
+        return Progress(self.done | done, self.open | {step.key for step in shown if not step.reached})
+
+    def ticks(self, shown: Sequence[Step], changed: Collection[str] | None = None) -> list[bool]:
+        """Which of ``shown`` (a state's steps) are ticked: done, or reached where they were open by a move that
+        changed what the step asks to change (``changed``, see :meth:`seen`)."""
+        return [step.key in self.done or (step.reached and step.key in self.open and
+                                          (not step.by or changed is None or bool(set(step.by) & set(changed))))
+                for step in shown]
 
 
 def steps(state: WalkthroughState, chapter: Chapter) -> tuple[Step, ...]:

@@ -2,10 +2,10 @@
 sidebar.
 
 Above the tiles, drawn by the live region itself (:func:`live_controls`): a change of K costs no run, and the
-others one run of the region only. In the sidebar (Streamlit widgets): relevance mode, presentation mode, the
-link, start over. The widgets hold no state of their own: each run seeds them from the learner's state, and their
-callbacks write the learner's state, so the values persist when moving between chapters (Streamlit forgets the
-widgets of pages that are not shown).
+others (the relevance mode is one of the chapter's settings) one run of the region only. In the sidebar (Streamlit
+widgets): presentation mode, the link, start over. The widgets hold no state of their own: each run seeds them
+from the learner's state, and their callbacks write the learner's state, so the values persist when moving between
+chapters (Streamlit forgets the widgets of pages that are not shown).
 """
 
 from __future__ import annotations
@@ -22,13 +22,9 @@ from irlab.ui.walkthrough.state import current_state, set_state
 from irlab.walkthrough.chapter import Setting
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.history import History
-from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
+from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO, WalkthroughState
 
-MODE_WIDGET = "irlab.widget.mode"
 PRESENT_WIDGET = "irlab.widget.present"
-
-MODE_LABELS = {"binary": "Binary: \u201ccat in a box\u201d",
-               "graded": "Graded 0\u20134: \u201cwhite cat in a box\u201d"}
 
 
 def seed_widget(key: str, value: object) -> None:
@@ -75,7 +71,7 @@ def setting_json(state: WalkthroughState, chapter: Chapter, setting: Setting) ->
     only its note."""
     return {"name": setting.name, "label": setting.label, "help": setting.help, "buttons": setting.buttons,
             "applies": setting.applies(state, chapter), "note": setting.note(state, chapter),
-            "value": str(setting.value(state)),
+            "value": str(setting.value(state, chapter)),
             "choices": [{"value": str(choice), "label": setting.format(choice)} for choice in setting.choices]}
 
 
@@ -99,17 +95,9 @@ def apply_control(state: WalkthroughState, chapter: Chapter, control: Mapping[st
 
 
 def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
-    """Relevance mode, presentation mode, the share link and "start over"."""
+    """Presentation mode, the share link and "start over" (the relevance mode is a setting of the live region, beside
+    K: in the sidebar, a phone hid it behind a 28 px button)."""
     with st.sidebar:
-        seed_widget(MODE_WIDGET, "binary" if chapter.binary_only else state.effective_mode(chapter))
-        st.radio("Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get, disabled=chapter.binary_only,
-                 on_change=lambda: _update(mode=st.session_state[MODE_WIDGET]),
-                 help=("This chapter's three queries are judged relevant or not, so it is binary only."
-                       if chapter.binary_only else "Binary: relevant or not. Graded: 0 (no box) to 4 (a white cat in "
-                                                   "a box)."))
-        if chapter.binary_only:
-            st.caption("Binary only here: the three queries of this chapter are judged relevant or not, so there "
-                       "are no grades to choose from.")
         seed_widget(PRESENT_WIDGET, state.present)
         st.toggle("Presentation mode", key=PRESENT_WIDGET, help="Larger type and tiles, less text: for a projector.",
                   on_change=lambda: _update(present=st.session_state[PRESENT_WIDGET]))

@@ -25,13 +25,13 @@ from irlab.ui.kit.notices import notices
 from irlab.ui.walkthrough.controls import apply_control, live_controls
 from irlab.ui.walkthrough.screen import (
     TRY_KEY,
-    done_steps,
     k_choices,
     k_form,
     k_form_json,
     moves_ahead,
     moves_json,
     numbers_shown,
+    progress,
     session_blocks,
     shown_screen,
 )
@@ -115,14 +115,15 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
     else:
         shown = shown_screen(state, chapter)
         numbers = numbers_shown(chapter, state, shown.headline, shown.steps)
-        blocks = session_blocks(shown, numbers=numbers, done=done_steps(chapter), acks=kept["acks"])
+        blocks = session_blocks(shown, numbers=numbers, progress=progress(chapter), acks=kept["acks"])
         screen = screen_digest(blocks)
         if holds_base:
             data |= {"from": base["screen"], "patch": patch_of(list(base["blocks"]), blocks), "screen": screen}
         else:
             data |= {"blocks": blocks, "screen": screen}
         base = kept["base"] = {"screen": screen, "blocks": blocks, "state": state}
-        data["kForm"] = k_form_json(k_form(state, chapter), blocks[-1], done_steps(chapter), screen)
+        tried = next(block for block in blocks if block["key"] == TRY_KEY)
+        data["kForm"] = k_form_json(k_form(state, chapter), tried, progress(chapter), screen, shown.anchor)
 
     # a tile's moves, when asked for (the learner came to the tile): sent only then, as patches of the base
     tile = None
@@ -136,5 +137,6 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
         if moves:
             data["moveScreens"] = {"screen": base["screen"], "row": row, "item": item,
-                                   "screens": moves_json(moves, base_try, done_steps(chapter))}
+                                   "screens": moves_json(moves, base_try, progress(chapter),
+                                                         shown_screen(base["state"], chapter).anchor)}
     mount(data, key=REGION)

@@ -32,6 +32,7 @@ from irlab.ui.shell.style import apply_style
 from irlab.ui.walkthrough import chapter as chapter_ui
 from irlab.ui.walkthrough.controls import sidebar_controls
 from irlab.ui.walkthrough.live import REGION, draw, take_messages  # noqa: F401 - REGION: the tests' key
+from irlab.ui.walkthrough.screen import VISIT
 from irlab.ui.walkthrough.state import current_state, follow_url, set_state, sync_url
 from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.state import WalkthroughState
@@ -46,6 +47,9 @@ def _outside(state: WalkthroughState, chapter: Chapter) -> tuple[str, bool]:
 
 def open_chapter(chapter: Chapter) -> WalkthroughState:
     """Set up a chapter page and return the learner's state for the parts outside the live region."""
+    slug, visits = st.session_state.get(VISIT, (None, 0))
+    if slug != chapter.slug:  # the learner came from another chapter: its moves are done there, not here
+        st.session_state[VISIT] = (chapter.slug, visits + 1)
     state = follow_url()
     st.session_state[OUTSIDE] = _outside(state, chapter)
     apply_style(state.present)

@@ -34,13 +34,14 @@ from irlab.ui.components.region.patch import patch_of
 from irlab.ui.kit.screen import blocks_json, number_json
 from irlab.walkthrough import guide
 from irlab.walkthrough.chapter import Chapter
-from irlab.walkthrough.guide import Step
+from irlab.walkthrough.guide import Progress, Step
 from irlab.walkthrough.screens import Numbers, chapter_screen
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
 from irlab.walkthrough.views import Headline, with_changes
 
 TRY_KEY = "try-this"
-"""The key of the "Try this" block, the region's last."""
+"""The key of the "Try this" block: right after the chapter's first row of tiles (or its numbers), beside what the
+learner moves (:func:`try_anchor`)."""
 
 
 class SharedCache:
@@ -116,12 +117,19 @@ class Shown:
     def screen(self) -> str:
         return screen_digest(self.blocks)
 
+    @property
+    def anchor(self) -> str | None:
+        """The key of the block "Try this" follows (:func:`try_anchor`)."""
+        return try_anchor([block for block in self.blocks if block["key"] != TRY_KEY])
 
-def try_block(steps: Sequence[Step], done: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
-    """The chapter's experiments, each ticked when the state reaches it or the learner did it before (``done``); with
-    the title for each number of steps done (``titles``): a step the learner reached at a K drawn in the browser stays
-    ticked there too, and the browser takes that title."""
-    ticked = [step.reached or step.key in done for step in steps]
+
+def try_block(steps: Sequence[Step], progress: Progress | None = None, changed: Sequence[str] | None = None
+              ) -> dict[str, Any]:
+    """The chapter's experiments, each ticked when the learner did it in the chapter (``progress``, by a move that
+    changed ``changed`` of the state; without a progress, when the state reaches it); with the title for each number of
+    steps done (``titles``): a step the learner reached at a K drawn in the browser stays ticked there too, and the
+    browser takes that title."""
+    ticked = [step.reached for step in steps] if progress is None else progress.ticks(steps, changed)
     titles = [f"Try this. {count} of {len(steps)} done" for count in range(len(steps) + 1)]
     return {"kind": "try", "key": TRY_KEY, "title": titles[sum(ticked)], "titles": titles,
             "items": [{"text": step.text, "done": tick} for step, tick in zip(steps, ticked)]}
@@ -131,12 +139,31 @@ def _headline(blocks: Sequence[Any]) -> tuple[Headline, ...]:
     return tuple(item for block in blocks if isinstance(block, Numbers) for item in block.items)
 
 
+def try_anchor(blocks: Sequence[Mapping[str, Any]]) -> str | None:
+    """The key of the block "Try this" follows: the first row of tiles at the top level, else the numbers (None: "Try
+    this" comes first). Its steps say what to do with the tiles and the controls above them, so they sit right there,
+    not below every formula, table and chart (on a phone those were 2,200-3,400 px further down)."""
+    for kind in ("tiles", "numbers"):
+        key = next((block["key"] for block in blocks if block["kind"] == kind), None)
+        if key is not None:
+            return key
+    return None
+
+
+def with_try_at(blocks: Sequence[Any], tried: Any, anchor: str | None, key: Callable[[Any], str]) -> list[Any]:
+    """``blocks`` with ``tried`` ("Try this", or its key) right after the block keyed ``anchor`` (first if None)."""
+    keys = [key(block) for block in blocks]
+    at = keys.index(anchor) + 1 if anchor in keys else 0
+    return [*blocks[:at], tried, *blocks[at:]]
+
+
 def shown_screen(state: WalkthroughState, chapter: Chapter) -> Shown:
     """``state``'s screen in ``chapter``, made once per state for every session (:data:`SCREENS`)."""
     def make() -> Shown:
         screen = chapter_screen(state, chapter)
         steps = tuple(guide.steps(state, chapter))
-        blocks = with_digests([*blocks_json(screen, large=state.present), try_block(steps)])
+        blocks = blocks_json(screen, large=state.present)
+        blocks = with_digests(with_try_at(blocks, try_block(steps), try_anchor(blocks), lambda block: block["key"]))
         return Shown(tuple(blocks), _headline(screen), steps)
 
     return SCREENS.get(state_key(state, chapter), make)
@@ -165,10 +192,11 @@ def _map_blocks(blocks: Sequence[dict[str, Any]], change: Callable[[dict[str, An
     return out
 
 
-def session_blocks(shown: Shown, *, numbers: Sequence[Headline], done: frozenset[str] | set[str],
+def session_blocks(shown: Shown, *, numbers: Sequence[Headline], progress: Progress,
                    acks: Mapping[str, int | float]) -> list[dict[str, Any]]:
     """``shown`` for one learner: the headline ``numbers`` with their changes (:func:`numbers_shown`), the steps they
-    did before ticked too, and each tile row's last change the server took (``acks``: row key -> seq)."""
+    did in the chapter ticked (``progress``), and each tile row's last change the server took (``acks``: row key ->
+    seq)."""
     items = iter(numbers)
 
     def change(block: dict[str, Any]) -> dict[str, Any] | None:
@@ -176,8 +204,9 @@ def session_blocks(shown: Shown, *, numbers: Sequence[Headline], done: frozenset
         if kind == "numbers":
             new = [number_json(next(items)) for _ in block["items"]]
             return None if new == block["items"] else {**block, "items": new}
-        if kind == "try" and set(done) - {step.key for step in shown.steps if step.reached}:
-            return try_block(shown.steps, done)
+        # the state shown was seen already (numbers_shown): its moves' steps are in progress.done
+        if kind == "try" and progress.ticks(shown.steps, ()) != [step.reached for step in shown.steps]:
+            return try_block(shown.steps, progress, ())
         if kind == "tiles" and block["key"] in acks:
             return {**block, "data": {**block["data"], "ack_seq": acks[block["key"]]}}
         return None
@@ -229,9 +258,11 @@ def blocks_patch(base: Sequence[dict[str, Any]], new: Sequence[dict[str, Any]]) 
     return patch if patch is not None else {"b": [block["key"] for block in new], "p": {}}
 
 
-def with_try(patch: Mapping[str, Any], tried: dict[str, Any] | None) -> dict[str, Any]:
-    """A patch of the blocks without "Try this", with "Try this" last again (patched by ``tried``, or as it was)."""
-    return {"b": [*patch["b"], TRY_KEY], "p": {**patch["p"], **({TRY_KEY: tried} if tried is not None else {})}}
+def with_try(patch: Mapping[str, Any], tried: dict[str, Any] | None, anchor: str | None) -> dict[str, Any]:
+    """A patch of the blocks without "Try this", with "Try this" after ``anchor`` again (patched by ``tried``, or as it
+    was)."""
+    return {"b": with_try_at(patch["b"], TRY_KEY, anchor, lambda key: key),
+            "p": {**patch["p"], **({TRY_KEY: tried} if tried is not None else {})}}
 
 
 def k_form(state: WalkthroughState, chapter: Chapter) -> KForm:
@@ -257,14 +288,15 @@ def k_form(state: WalkthroughState, chapter: Chapter) -> KForm:
     return K_FORMS.get(state_key(state, chapter), make)
 
 
-def k_form_json(form: KForm, base_try: Mapping[str, Any], done: frozenset[str] | set[str], screen: str
+def k_form_json(form: KForm, base_try: Mapping[str, Any], progress: Progress, screen: str, anchor: str | None
                 ) -> dict[str, Any]:
-    """The K form for one learner: the shared patches with "Try this" at each K as they would see it (``done``:
-    the steps they did before stay ticked), each a patch of the one next to it, the first of the try block they are
-    shown (``base_try``)."""
-    tries = {k: with_digests([try_block(steps, done)])[0] for k, steps in form.steps.items() if k != form.base}
+    """The K form for one learner: the shared patches with "Try this" at each K as they would see it (``progress``:
+    the steps they did in the chapter, and those a K reaches that the screen shown does not), each a patch of the one
+    next to it, the first of the try block they are shown (``base_try``), "Try this" after ``anchor``."""
+    tries = {k: with_digests([try_block(steps, progress, ("k",))])[0] for k, steps in form.steps.items()
+             if k != form.base}
     tries[form.base] = dict(base_try)
-    at = {str(k): with_try(patch, patch_of(tries[toward_base(k, form.base)], tries[k]))
+    at = {str(k): with_try(patch, patch_of(tries[toward_base(k, form.base)], tries[k]), anchor)
           for k, patch in form.at.items()}
     return {"screen": screen, "base": form.base, "at": at, "changes": form.changes}
 
@@ -318,9 +350,10 @@ def _find(blocks: Sequence[dict[str, Any]], key: str) -> dict[str, Any] | None:
 
 
 def moves_json(moves: Mapping[str, tuple[dict[str, Any], tuple[Step, ...]]], base_try: Mapping[str, Any],
-               done: frozenset[str] | set[str]) -> dict[str, Any]:
+               progress: Progress, anchor: str | None) -> dict[str, Any]:
     """A tile's moves for one learner: the shared patches, with "Try this" after each move as they would see it."""
-    return {order: with_try(patch, patch_of(base_try, with_digests([try_block(steps, done)])[0]))
+    moved = ("order", "query_orders")  # a tile's move reorders a ranking
+    return {order: with_try(patch, patch_of(base_try, with_digests([try_block(steps, progress, moved)])[0]), anchor)
             for order, (patch, steps) in moves.items()}
 
 
@@ -330,23 +363,35 @@ def _session(chapter: Chapter) -> dict[str, Any]:
     return st.session_state.setdefault(f"irlab.region.{chapter.slug}", {})
 
 
-def done_steps(chapter: Chapter) -> set[str]:
-    """The "Try this" steps the learner reached in ``chapter`` this session (kept ticked)."""
-    return _session(chapter).setdefault("done", set())
+VISIT = "irlab.region.visit"
+"""(the chapter the learner is in, how many times they came to a chapter): the page counts a visit when the learner
+comes to a chapter from another one (:func:`irlab.ui.walkthrough.page.open_chapter`)."""
+
+
+def progress(chapter: Chapter) -> Progress:
+    """The "Try this" steps the learner did in ``chapter`` (:class:`~irlab.walkthrough.guide.Progress`): done in an
+    earlier visit stays done; open only since they came to it."""
+    session = _session(chapter)
+    visit = st.session_state.get(VISIT, (chapter.slug, 0))[1]
+    if session.get("visit") != visit:
+        session["visit"], session["progress"] = visit, session.get("progress", Progress()).entered()
+    return session["progress"]
 
 
 def numbers_shown(chapter: Chapter, state: WalkthroughState, headline: Sequence[Headline],
                   steps: Sequence[Step] = ()) -> tuple[Headline, ...]:
     """The headline numbers of ``state`` as the learner sees them, each with its change since the numbers they saw
     before (none before the first move, nor across a switch of mode, query or level); they become the numbers the
-    next move's changes are counted from, and ``steps`` reached stay ticked. A run that shows the same state again
-    (the learner asked for a tile's moves) shows the same changes again."""
+    next move's changes are counted from, and ``steps`` reached where they were open are done. A run that shows the
+    same state again (the learner asked for a tile's moves) shows the same changes again."""
     session = _session(chapter)
     kept = session.get("numbers")
     if kept is not None and kept[0] == state:
         items = kept[1]
     else:
         items = with_changes(headline, kept[1]) if kept is not None else tuple(headline)
+    changed = None if kept is None else [item.name for item in fields(state)
+                                         if getattr(state, item.name) != getattr(kept[0], item.name)]
     session["numbers"] = (state, tuple(items))
-    done_steps(chapter).update(step.key for step in steps if step.reached)
+    session["progress"] = progress(chapter).seen(steps, changed)
     return tuple(items)

@@ -36,7 +36,15 @@ from irlab.walkthrough.screens import (
     plain_text,
 )
 from irlab.walkthrough.state import MODE_QUERY, SCENARIO, WalkthroughState
-from irlab.walkthrough.views import Headline, Quantity, TileRow, main_row, once_per_state, ranking_and_judgments
+from irlab.walkthrough.views import (
+    RELEVANCE_MODE,
+    Headline,
+    Quantity,
+    TileRow,
+    main_row,
+    once_per_state,
+    ranking_and_judgments,
+)
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,11 @@ def _ndcg_changes(state: WalkthroughState, after: WalkthroughState, chapter: Cha
     return changes(*((now.headline[i].label, now.headline[i].value, then.headline[i].value) for i in labels))
 
 
+_ORDER = ("order",)
+"""The steps about the order are done by reordering: a grade edit that makes the order ideal does not press "Ideal
+order" (it is its own step)."""
+
+
 def steps(state: WalkthroughState, chapter: Chapter) -> list[Step]:
     return [_top_grade(state, chapter), _ideal(state, chapter), _edit_grade(state, chapter)]
 
@@ -126,7 +139,7 @@ def _top_grade(state: WalkthroughState, chapter: Chapter) -> Step:
     if highest > 0 and judgments.grade(state.order[0]) == highest:
         what = f"A grade-{highest} picture, the highest grade here," if graded else "A relevant picture"
         return Step("swap", f"{what} is at rank 1, where nothing is discounted: {dcg.label} is {dcg.display} now.",
-                    True)
+                    True, by=_ORDER)
     if highest == 0:  # graded, every grade 0 (binary queries always have relevant pictures)
         top = judgments.max_grade
         move = with_grade(state, state.order[0], top)
@@ -138,14 +151,14 @@ def _top_grade(state: WalkthroughState, chapter: Chapter) -> Step:
     where = "Swap the first two tiles" if rank == 2 else f"Drag picture {item} ({what}) from rank {rank} to rank 1"
     why = (f"the {what} at rank {rank} is no longer discounted" if rank <= k else
            f"the {what} enters the top {k} at rank 1, where nothing is discounted")
-    return Step("swap", f"{where}: {_ndcg_changes(state, move, chapter)}, because {why}.", False, move)
+    return Step("swap", f"{where}: {_ndcg_changes(state, move, chapter)}, because {why}.", False, move, by=_ORDER)
 
 
 def _ideal(state: WalkthroughState, chapter: Chapter) -> Step:
     view = ndcg_view(state, chapter)
     ndcg, idcg = view.headline[3], view.headline[2]
     if abs(ndcg.value - 1) < EXACT:
-        return Step("ideal", f"{ndcg.label} is 1 now: DCG equals IDCG, the DCG of the best order.", True)
+        return Step("ideal", f"{ndcg.label} is 1 now: DCG equals IDCG, the DCG of the best order.", True, by=_ORDER)
     if idcg.value == 0:  # every grade 0: no order helps, a grade does
         top = view.row.query.judgments.max_grade
         move = with_grade(state, state.order[0], top)
@@ -154,7 +167,7 @@ def _ideal(state: WalkthroughState, chapter: Chapter) -> Step:
                              "ideal order.", False, move)
     move = replace(state, order=view.ideal_order)
     return Step("ideal", f"Press \u201cIdeal order\u201d: {_ndcg_changes(state, move, chapter, (1, 3))}, because DCG "
-                         "then equals IDCG.", False, move)
+                         "then equals IDCG.", False, move, by=_ORDER)
 
 
 def _edit_grade(state: WalkthroughState, chapter: Chapter) -> Step:
@@ -213,4 +226,5 @@ CHAPTER = Chapter(
                   "notebook prints (0.73).",),
     view=ndcg_view, screen=screen, steps=steps, class_number=class_number,
     class_numbers=("CG@K", "DCG@K", "IDCG@K", "nDCG@K"),
+    settings=(RELEVANCE_MODE,),
 )

@@ -18,6 +18,7 @@ from irlab.walkthrough.screens import Block, Chart, Columns, Numbers, Tiles, bre
 from irlab.walkthrough.state import MODE_QUERY, SCENARIO, WalkthroughState
 from irlab.walkthrough.views import (
     RELEVANCE_LEVEL,
+    RELEVANCE_MODE,
     Headline,
     TileRow,
     main_row,
@@ -91,25 +92,33 @@ def _recall_precision_changes(state: WalkthroughState, after: WalkthroughState, 
 def _order_inside_k(state: WalkthroughState, chapter: Chapter) -> Step:
     k = state.effective_k(chapter)
     a, b = state.order.index(_FIRST) + 1, state.order.index(_SECOND) + 1
-    if b < a:
+    if b < a and a <= k:
         view = recall_precision_view(state, chapter)
         return Step("order-inside-k", f"Pictures {_SECOND} and {_FIRST} have swapped places: "
                                       f"{view.recall.measure} is {view.recall.display_value} now and "
                                       f"{view.precision.measure} is {view.precision.display_value} now; they only "
                                       f"count which pictures are in the top {k}, not their order.", True)
-    move = replace(state, order=swap_items(state.order, _FIRST, _SECOND))
-    moved = _recall_precision_changes(state, move, chapter)
-    where = ("Swap the first two tiles" if (a, b) == (1, 2) else
-             f"Swap pictures {_FIRST} and {_SECOND} (ranks {a} and {b})")
+    if b < a:  # swapped, but picture _FIRST is below the top K: the swap changed which pictures count, not an order
+        move = replace(state, k=a)
+        return Step("order-inside-k", f"Pictures {_SECOND} and {_FIRST} have swapped places, but at K = {k} picture "
+                                      f"{_FIRST} (rank {a}) is not in the top {k}, so the swap changed which pictures "
+                                      f"count. Set K to {a}: "
+                                      f"{_recall_precision_changes(state, move, chapter, bare=True)}; with both in "
+                                      "the top K, their order does not count.", False, move)
+    swapped = swap_items(state.order, _FIRST, _SECOND)
+    where = ("the first two tiles" if (a, b) == (1, 2) else f"pictures {_FIRST} and {_SECOND} (ranks {a} and {b})")
     if b <= k:
-        why = (f"{moved}, because both pictures are still in the top {k}: the order inside the top K does not "
-               "matter to them.")
-    elif a > k:
-        why = f"{moved}, because both pictures stay below the top {k}."
-    else:
-        why = (f"picture {_SECOND} enters the top {k} and picture {_FIRST} leaves it, so {moved}: only which "
-               "pictures are in the top K counts.")
-    return Step("order-inside-k", f"{where}: {why}", False, move)
+        move = replace(state, order=swapped)
+        return Step("order-inside-k", f"Swap {where}: {_recall_precision_changes(state, move, chapter)}, because both "
+                                      f"pictures are still in the top {k}: the order inside the top K does not matter "
+                                      "to them.", False, move)
+    # a picture below the top K: a swap there would change which pictures count, so K first takes both in
+    move = replace(state, order=swapped, k=b)
+    inside = "only one of them is" if a <= k else "neither is"
+    return Step("order-inside-k", f"At K = {k} {inside} in the top {k}, so a swap would change which pictures count: "
+                                  f"set K to {b} and swap {where}: "
+                                  f"{_recall_precision_changes(state, move, chapter, bare=True)}, all of it from K; "
+                                  f"with both in the top {b} the swap itself changes nothing.", False, move)
 
 
 def steps(state: WalkthroughState, chapter: Chapter) -> list[Step]:
@@ -195,5 +204,5 @@ CHAPTER = Chapter(
                   "items actually returned when fewer than K come back (see Conventions).",),
     view=recall_precision_view, screen=screen, steps=steps, class_number=class_number,
     class_numbers=("Recall@K", "Precision@K"),
-    settings=(RELEVANCE_LEVEL,),
+    settings=(RELEVANCE_MODE, RELEVANCE_LEVEL),
 )

@@ -61,7 +61,7 @@ def test_a_tile_move_changes_ndcg_but_not_recall(pages, tile_change, shown_metri
 
 def test_relevance_toggle_switches_queries(shown_metrics, open_page):
     at = open_page("recall-precision")
-    at.radio(key="irlab.widget.mode").set_value("graded").run()
+    send_message(at, "control", action="setting", name="mode", value="graded")  # the region's Relevance buttons
     ranking = list(CATS_IN_BOXES.query("cat-in-a-box").default_ranking)
     assert shown_metrics(at)["Precision@2"] == shown(irlab.precision_at_k(ranking, GRADES, 2)) == "0.5"
     send_message(at, "k", k=3)
@@ -192,7 +192,7 @@ def test_the_relevance_level_decides_what_counts_in_chapters_1_and_2(open_page, 
     at = open_page("actual-vs-predicted", {"rel": "graded", "k": "4", "level": "3"})
     counts = explain_confusion_at_k(order, grades, 4, relevance_level=3).value
     assert shown_metrics(at) == {name: str(value) for name, value in counts._asdict().items()}
-    [level] = region_data(at)["controls"]["settings"]
+    [level] = [s for s in region_data(at)["controls"]["settings"] if s["name"] == "level"]
     assert level["applies"] and level["value"] == "3" and "grade ≥ 3 (trec_eval's -l 3)" in level["note"]
     send_message(at, "control", action="setting", name="level", value="1")  # the "Relevant from grade" buttons
     counts = explain_confusion_at_k(order, grades, 4, relevance_level=1).value
@@ -205,7 +205,7 @@ def test_the_relevance_level_decides_what_counts_in_chapters_1_and_2(open_page, 
 
 def test_binary_mode_says_what_is_relevant_and_offers_no_level(open_page):
     at = open_page("actual-vs-predicted", {"level": "3"})  # a level means nothing for binary judgments
-    [level] = region_data(at)["controls"]["settings"]
+    [level] = [s for s in region_data(at)["controls"]["settings"] if s["name"] == "level"]
     assert not level["applies"] and "judged relevant (binary judgments" in level["note"]
 
 
@@ -234,9 +234,11 @@ def test_each_headline_number_shows_its_change_after_a_move(open_page, shown_blo
 
 def test_binary_only_chapters_disable_the_relevance_control_with_the_reason(open_page):
     at = open_page("mrr")
-    [relevance] = [r for r in at.radio if r.label == "Relevance"]
-    assert relevance.disabled and relevance.value == "binary"
-    assert any("Binary only here" in c.value for c in at.sidebar.caption)
+    [relevance] = [s for s in region_data(at)["controls"]["settings"] if s["name"] == "mode"]
+    assert not relevance["applies"] and relevance["value"] == "binary" and "Binary only here" in relevance["note"]
+    send_message(at, "control", action="setting", name="mode", value="graded")  # ignored: no grades here
+    assert region_data(at)["controls"]["settings"][0]["value"] == "binary"
+    assert not at.radio  # the switch is beside K, not in the sidebar (a phone folds the sidebar away)
 
 
 @pytest.mark.parametrize("slug, previous, following", [
