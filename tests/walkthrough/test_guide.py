@@ -17,6 +17,7 @@ from irlab.scenarios.cats_in_boxes import WHITE_CAT_IN_A_BOX
 from irlab.walkthrough.chapters import CHAPTERS, chapter
 from irlab.walkthrough.guide import steps
 from irlab.walkthrough.state import DEFAULT_STATE, MODE_QUERY, OTHER_QUERIES, SCENARIO, WalkthroughState
+from irlab.walkthrough.urlstate import SETTINGS
 from irlab.walkthrough.views import chapter_view
 
 IDS = list(SCENARIO.item_ids)
@@ -40,6 +41,10 @@ def _candidate_states():
             range(1, 9), ("binary", "graded"), orders, ({}, ideal_others, reversed_others), (None, edited), (None, 2)):
         yield replace(DEFAULT_STATE, k=k, mode=mode, order=order, query_orders=others, grades=grades,
                       returned=returned)
+    for setting in SETTINGS.values():  # every chapter's settings at their ends (the relevance level, p, ...)
+        for value in (setting.choices[0], setting.choices[-1]):
+            for mode, order in itertools.product(("binary", "graded"), orders):
+                yield replace(DEFAULT_STATE, mode=mode, order=order, **{setting.name: value})
 
 
 CANDIDATES = list(_candidate_states())
@@ -106,7 +111,8 @@ STATES = st.builds(
     WalkthroughState, order=st.permutations(IDS).map(tuple), k=st.none() | st.integers(1, 8),
     mode=st.sampled_from([None, "binary", "graded"]), grades=GRADES,
     query_orders=st.dictionaries(st.sampled_from(OTHER_QUERIES), st.permutations(IDS).map(tuple)),
-    returned=st.none() | st.integers(1, 8), level=st.none() | st.integers(1, MAX_GRADE))
+    **{name: st.none() | st.sampled_from(setting.choices) for name, setting in SETTINGS.items()})
+"""Any state: every chapter's settings (``level``, ``returned``, ...) unset or at any of their choices."""
 
 
 @settings(max_examples=300, deadline=None)

@@ -11,16 +11,18 @@ from hypothesis import strategies as st
 from irlab.scenarios.cats_in_boxes import DARK_CAT, WHITE_CAT
 from irlab.walkthrough.chapters import CHAPTERS, chapter
 from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO
-from irlab.walkthrough.urlstate import params_from_state, state_from_params
+from irlab.walkthrough.urlstate import SETTINGS, params_from_state, state_from_params
 
 IDS = list(SCENARIO.item_ids)
 states = st.builds(
-    lambda order, k, mode, grades, white, dark, returned, present: replace(
+    lambda order, k, mode, grades, white, dark, present, chosen: replace(
         DEFAULT_STATE, order=tuple(order), k=k, mode=mode, grades=grades,
-        query_orders={WHITE_CAT: tuple(white), DARK_CAT: tuple(dark)}, returned=returned, present=present),
+        query_orders={WHITE_CAT: tuple(white), DARK_CAT: tuple(dark)}, present=present, **chosen),
     st.permutations(IDS), st.integers(1, 8), st.sampled_from(["binary", "graded"]),
     st.none() | st.fixed_dictionaries({i: st.integers(0, 4) for i in IDS}),
-    st.permutations(IDS), st.permutations(IDS), st.none() | st.integers(1, 8), st.booleans())
+    st.permutations(IDS), st.permutations(IDS), st.booleans(),
+    st.fixed_dictionaries({name: st.none() | st.sampled_from(s.choices) for name, s in SETTINGS.items()}))
+"""Any state, with every chapter's settings (``returned``, ``level``, ...) unset or at any of their choices."""
 
 
 @settings(max_examples=200, deadline=None)
@@ -34,8 +36,9 @@ def test_every_state_round_trips_through_its_link(state, chap):
         assert restored.grades == state.grades
     if chap.binary_only:
         assert restored.query_orders == state.query_orders
-    if chap.slug == "conventions":
-        assert restored.returned == state.returned
+    for setting in chap.settings:  # what the chapter offers comes back (the relevance level only in graded mode)
+        if setting.in_link and setting.applies(state, chap):
+            assert getattr(restored, setting.name) == getattr(state, setting.name), setting.name
 
 
 @settings(max_examples=300, deadline=None)
