@@ -1,96 +1,67 @@
-"""A class on one machine: N concurrent sessions each moving K every 3 s, against one app process or run-local.
+"""A class on one machine: the walkthrough driven the way each generation's browser drives it, side by side.
 
-    python bench/load.py [--topology single,run-local:2] [--sessions 1,100,200,300] [--page ndcg]
-                         [--duration 30] [--loadtest PATH]
+    python bench/load.py [--trees 0b47de8,4820b77,.] [--sessions 1,100,200,300] [--duration 30] [--interval 3]
+                         [--replicas 2] [--page ndcg] [--moves 20]
 
-The load comes from the protocol-level generator ``loadtest.py`` (it speaks Streamlit's websocket
-protocol, moves the page's K slider, times each rerun and checks every session's numbers for
-cross-session leaks). It is not part of this repository: it is found with ``--loadtest``,
-``$IRLAB_LOADTEST``, or at ``../shared/tools/loadtest.py`` next to the repository.
+Each tree is served by its own ``deploy/run-local --replicas N`` (N app processes behind nginx, sticky
+sessions). ``.`` is this checkout; a commit is checked out with ``git archive <commit> | tar -x -C
+/tmp/irlab-<commit>`` (no worktree) and served from there with this interpreter. The tabs speak
+Streamlit's websocket protocol as the browser does (:mod:`bench.streamlit_session`): 0b47de8 moves
+Streamlit's K slider and drops tiles; 4820b77 also asks for a tile's moves before a drop; this tree's
+region sends the K the learner settled on and asks for a tile's moves, named from the screen it holds.
 
-Topologies, each started here and stopped afterwards:
+Two parts per tree, all in one run:
 
-* ``single``: one ``streamlit run app.py`` (one process: all sessions share one interpreter);
-* ``run-local:N``: ``deploy/run-local --replicas N`` (N processes behind nginx, sticky sessions).
+* **Per interaction, one tab**: ``--moves`` K changes (this tree's region first asks for the K form when the
+  learner comes to the slider and it holds none for its screen), then as many tile approaches and drops
+  (each tile to a random rank: nearly every state is new), one after the other. For each kind: KB received
+  (median), time from send to the run's end (median), and the server's CPU (user + system time of the
+  app processes from /proc, before and after each run, summed over the kind and divided).
+* **A class**: for each level, that many tabs open (spread over 10 s), then for ``--duration`` seconds each
+  tab acts every ``--interval`` s (±30%): a K change (60%) or a tile approach then its drop (40%).
+  Per kind: p50/p95 ms, KB; errors (an exception on the page, a run that did not end, a lost
+  connection); each replica's mean CPU % while busy.
 
-While a level runs, every app process's CPU (100 % = one core) and resident memory are sampled
-from /proc once a second, and its established connections are counted (one per websocket), which
-shows how the sessions spread over the replicas. The table: per topology and level, sessions,
-errors, leaks, rerun latency p50/p95/p99, reruns per second, and per replica CPU, memory and
-connections. Not a test: timings depend on the machine and its load.
+Not a test: timings depend on the machine and on what else it runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
-import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.streamlit_session import Run, Tab  # noqa: E402
 from tests.browser import free_port, healthy  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def find_loadtest(given: str | None) -> Path:
-    for candidate in (given, os.environ.get("IRLAB_LOADTEST"), ROOT.parent / "shared" / "tools" / "loadtest.py"):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    sys.exit("bench/load.py: loadtest.py not found; pass --loadtest PATH or set IRLAB_LOADTEST")
+def tree(name: str) -> Path:
+    """The checkout to serve: this one for ``.``, else the commit's files in /tmp/irlab-<commit>."""
+    if name == ".":
+        return ROOT
+    folder = Path(f"/tmp/irlab-{name}")
+    if not (folder / "app.py").is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", name], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
 
 
-@contextlib.contextmanager
-def topology(name: str):
-    """Start ``single`` or ``run-local:N``; yields (url, a function giving the app processes' pids)."""
-    port = free_port()
-    if name == "single":
-        argv = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
-                str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
-    elif name.startswith("run-local:"):
-        argv = [sys.executable, str(ROOT / "deploy" / "run-local"), "--replicas", name.split(":")[1],
-                "--port", str(port)]
-    else:
-        sys.exit(f"bench/load.py: unknown topology {name!r} (single or run-local:N)")
-    process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-
-    def app_pids() -> list[int]:
-        if name == "single":
-            return [process.pid]
-        return sorted(pid for pid in children(process.pid) if b"streamlit" in _cmdline(pid))
-
-    try:
-        deadline = time.monotonic() + 120
-        while not healthy(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                sys.exit(f"bench/load.py: {name} did not start")
-            time.sleep(0.3)
-        yield url, app_pids
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=20)
-
-
-def _cmdline(pid: int) -> bytes:
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    return b""
-
-
-def children(parent: int) -> list[int]:
+def _children(parent: int) -> list[int]:
     pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -101,136 +72,190 @@ def children(parent: int) -> list[int]:
     return pids
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of the processes ``pids`` so far."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+@contextlib.contextmanager
+def serving(folder: Path, replicas: int):
+    """``deploy/run-local`` of ``folder`` on a free port; yields (url, the app processes' pids)."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, str(folder / "deploy" / "run-local"), "--replicas", str(replicas),
+                                "--port", str(port)], cwd=folder, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True,
+                               env={**os.environ, "IRLAB_CLASS_DB": f"sqlite:////tmp/irlab-load-{port}.sqlite"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while not healthy(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"bench/load.py: run-local of {folder} did not start")
+            time.sleep(0.5)
+        time.sleep(2)
+        pids = [pid for pid in _children(process.pid)
+                if b"streamlit" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        yield url, pids
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=30)
 
 
-def listening_ports(pid: int) -> set[int]:
-    """The TCP ports ``pid`` listens on (its replica port)."""
-    inodes = set()
-    with contextlib.suppress(OSError):
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            with contextlib.suppress(OSError):
-                target = os.readlink(fd)
-                if target.startswith("socket:["):
-                    inodes.add(target[8:-1])
-    ports = set()
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        parts = line.split()
-        if parts[3] == "0A" and parts[9] in inodes:
-            ports.add(int(parts[1].split(":")[1], 16))
-    return ports
+async def per_interaction(url: str, pids: list[int], page: str, count: int) -> dict[str, list[tuple[Run, float]]]:
+    """One tab: ``count`` K changes, then ``count`` tile approaches and drops; each run with the CPU it cost."""
+    tab = Tab(url, page, seed=1)
+    out: dict[str, list[tuple[Run, float]]] = defaultdict(list)
 
+    async def timed(action) -> None:
+        before = cpu_seconds(pids)
+        run = await action
+        if run is not None:
+            await asyncio.sleep(0.05)  # what the server does after the run's last message
+            out[run.kind].append((run, cpu_seconds(pids) - before))
 
-def established(port: int) -> int:
-    """Established connections whose local port is ``port`` (websockets into that replica)."""
-    count = 0
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        parts = line.split()
-        if parts[3] == "01" and int(parts[1].split(":")[1], 16) == port:
-            count += 1
-    return count
+    await timed(tab.open())
+    for _ in range(count):
+        await asyncio.sleep(0.3)
+        await timed(tab.approach_k())
+        await asyncio.sleep(0.2)
+        await timed(tab.change_k())
+    for _ in range(count):
+        item, order = tab.pick_move()
+        await asyncio.sleep(0.3)
+        await timed(tab.ask_moves(item))
+        await asyncio.sleep(0.2)
+        await timed(tab.move(item, order))
+    await tab.close()
+    return out
 
 
 class Sampler(threading.Thread):
-    """CPU %, RSS and peak connections of each app process, once a second."""
+    """Each app process's CPU % once a second."""
 
     def __init__(self, pids: list[int]) -> None:
         super().__init__(daemon=True)
-        self.pids = pids
-        self.ports = {pid: min(listening_ports(pid), default=0) for pid in pids}
-        self.stop = threading.Event()
-        self.cpu = {pid: [] for pid in pids}
-        self.rss = dict.fromkeys(pids, 0.0)
-        self.connections = dict.fromkeys(pids, 0)
+        self.pids, self.stop, self.cpu = pids, threading.Event(), {pid: [] for pid in pids}
 
     def run(self) -> None:
-        last = {pid: cpu_seconds(pid) for pid in self.pids}
+        last = {pid: cpu_seconds([pid]) for pid in self.pids}
         before = time.monotonic()
         while not self.stop.wait(1.0):
             now = time.monotonic()
             for pid in self.pids:
-                with contextlib.suppress(OSError):
-                    used = cpu_seconds(pid)
-                    self.cpu[pid].append(100 * (used - last[pid]) / (now - before))
-                    last[pid] = used
-                    self.rss[pid] = max(self.rss[pid], rss_mb(pid))
-                    self.connections[pid] = max(self.connections[pid], established(self.ports[pid]))
+                used = cpu_seconds([pid])
+                self.cpu[pid].append(100 * (used - last[pid]) / (now - before))
+                last[pid] = used
             before = now
 
-    def busy_mean(self, pid: int) -> float:
-        """Mean CPU % over the seconds the process was doing something (the steady part of the level)."""
-        busy = [c for c in self.cpu[pid] if c > 1]
-        return sum(busy) / len(busy) if busy else 0.0
+    def busy(self, pid: int) -> float:
+        values = [c for c in self.cpu[pid] if c > 1]
+        return sum(values) / len(values) if values else 0.0
+
+
+async def a_class(url: str, page: str, sessions: int, duration: float, interval: float
+                  ) -> tuple[dict[str, list[Run]], int]:
+    """``sessions`` tabs acting every ``interval`` s for ``duration`` s: their runs by kind, and tabs never opened."""
+    runs: dict[str, list[Run]] = defaultdict(list)
+    failed = 0
+
+    async def student(index: int) -> None:
+        nonlocal failed
+        await asyncio.sleep(10 * index / max(1, sessions))
+        tab = Tab(url, page, seed=index)
+        try:
+            opened = await tab.open()
+        except Exception as error:  # noqa: BLE001 - every failure counts
+            runs["open"].append(Run("open", error=f"{type(error).__name__}: {error}"[:200]))
+            failed += 1
+            return
+        runs["open"].append(opened)
+        end = time.monotonic() + duration
+        while time.monotonic() < end:
+            await asyncio.sleep(interval * tab.rng.uniform(0.7, 1.3))
+            if tab.rng.random() < 0.6:
+                asked = await tab.approach_k()
+                if asked is not None:
+                    runs[asked.kind].append(asked)
+                    await asyncio.sleep(0.3)
+                runs["K change"].append(await tab.change_k())
+            else:
+                item, order = tab.pick_move()
+                asked = await tab.ask_moves(item)
+                if asked is not None:
+                    runs[asked.kind].append(asked)
+                    await asyncio.sleep(0.3)
+                runs["tile move"].append(await tab.move(item, order))
+        await tab.close()
+
+    await asyncio.gather(*(student(i) for i in range(sessions)))
+    return runs, failed
+
+
+def _ms(values: list[float], share: float) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{1000 * ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]:.0f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--topology", default="single,run-local:2")
+    parser.add_argument("--trees", default="0b47de8,4820b77,.")
     parser.add_argument("--sessions", default="1,100,200,300")
-    parser.add_argument("--page", default="ndcg")
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--interval", type=float, default=3.0)
-    parser.add_argument("--loadtest", default=None)
+    parser.add_argument("--replicas", type=int, default=2)
+    parser.add_argument("--page", default="ndcg")
+    parser.add_argument("--moves", type=int, default=20, help="interactions of each kind in the one-tab part")
     args = parser.parse_args()
-    loadtest = find_loadtest(args.loadtest)
-
-    rows = []
-    for name in args.topology.split(","):
-        for level in [int(n) for n in args.sessions.split(",")]:
-            with topology(name) as (url, app_pids):
-                pids = app_pids()
+    single: dict[str, dict[str, list[tuple[Run, float]]]] = {}
+    levels: list[tuple[str, int, dict[str, list[Run]], list[float]]] = []
+    for name in args.trees.split(","):
+        label = "this tree" if name == "." else name
+        with serving(tree(name), args.replicas) as (url, pids):
+            single[label] = asyncio.run(per_interaction(url, pids, args.page, args.moves))
+            print(f"{label}: one tab measured", file=sys.stderr, flush=True)
+            for level in [int(n) for n in args.sessions.split(",")]:
                 sampler = Sampler(pids)
                 sampler.start()
-                with tempfile.NamedTemporaryFile(suffix=".json") as out:
-                    # one process: loadtest also samples its memory before, with every session open, and after
-                    sample = ["--server-pid", str(pids[0])] if len(pids) == 1 else []
-                    subprocess.run([sys.executable, str(loadtest), "--url", url, "--page", args.page, "--sessions",
-                                    str(level), "--duration", str(args.duration), "--interval", str(args.interval),
-                                    "--json-out", out.name, *sample], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, check=False)
-                    sampler.stop.set()
-                    sampler.join()
-                    result = json.loads(Path(out.name).read_text() or "[{}]")[0]
-            rows.append((name, level, result, [(sampler.busy_mean(p), sampler.rss[p], sampler.connections[p])
-                                               for p in pids]))
-            r = result
-            print(f"{name} N={level}: errors {r.get('errors')}, leaks {r.get('leaks')}, p95 {_ms(r.get('p95_ms'))} ms",
-                  flush=True)
+                runs, _ = asyncio.run(a_class(url, args.page, level, args.duration, args.interval))
+                sampler.stop.set()
+                sampler.join()
+                levels.append((label, level, runs, [sampler.busy(pid) for pid in pids]))
+                errors = sum(run.error is not None for kind in runs.values() for run in kind)
+                print(f"{label}: {level} tabs, {errors} errors", file=sys.stderr, flush=True)
 
-    print(f"\nLoad: {args.page}, each session moves K every {args.interval:g} s (±30%), "
-          f"{args.duration:g} s per level\n")
-    print("| topology | sessions | errors | leaks | reruns/s | p50 ms | p95 ms | p99 ms | CPU % per replica | "
-          "MB per replica | websockets per replica |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for name, level, r, replicas in rows:
-        print(f"| {name} | {level} | {r.get('errors')} | {r.get('leaks')} | {_num(r.get('reruns_per_s'))} | "
-              f"{_ms(r.get('p50_ms'))} | {_ms(r.get('p95_ms'))} | {_ms(r.get('p99_ms'))} | "
-              f"{' / '.join(f'{c:.0f}' for c, _, _ in replicas)} | {' / '.join(f'{m:.0f}' for _, m, _ in replicas)} | "
-              f"{' / '.join(str(n) for _, _, n in replicas)} |")
-    memory = [(name, level, r) for name, level, r, _ in rows if r.get("rss_before")]
-    if memory:
-        print("\n| topology | sessions | server MB before | all sessions open | after they closed | MB per session |")
-        print("|---|---|---|---|---|---|")
-        for name, level, r in memory:
-            before, ready, closed = (r.get(k, 0) / 2**20 for k in ("rss_before", "rss_ready", "rss_closed"))
-            print(f"| {name} | {level} | {before:.0f} | {ready:.0f} | {closed:.0f} | {(ready - before) / level:.2f} |")
-
-
-def _ms(value) -> str:
-    return "-" if value is None else f"{value:.0f}"
-
-
-def _num(value) -> str:
-    return "-" if value is None else f"{value:.1f}"
+    print(f"\nPer interaction, one tab on {args.page} through run-local --replicas {args.replicas} "
+          f"({args.moves} of each; medians; server CPU = the app processes' CPU time per run)\n")
+    print("| tree | interaction | KB received | ms to the run's end | server CPU ms | errors |")
+    print("|---|---|---|---|---|---|")
+    for label, kinds in single.items():
+        for kind, measured in kinds.items():
+            if kind == "open":
+                continue
+            runs = [run for run, _ in measured]
+            print(f"| {label} | {kind} | {statistics.median(r.bytes for r in runs) / 1024:.1f} | "
+                  f"{_ms([r.seconds for r in runs], 0.5)} | {1000 * statistics.mean(c for _, c in measured):.1f} | "
+                  f"{sum(r.error is not None for r in runs)} |")
+    print(f"\nA class: each tab acts every {args.interval:g} s (±30%) for {args.duration:g} s: a K change (60%) or a "
+          f"tile approach and drop (40%)\n")
+    print("| tree | tabs | interaction | runs | p50 ms | p95 ms | KB (median) | errors | CPU % per replica (busy) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, level, runs, cpu in levels:
+        for kind, measured in runs.items():
+            times = [r.seconds for r in measured if r.error is None]
+            errors = [r.error for r in measured if r.error is not None]
+            kb = statistics.median(r.bytes for r in measured) / 1024 if measured else 0
+            print(f"| {label} | {level} | {kind} | {len(measured)} | {_ms(times, 0.5)} | {_ms(times, 0.95)} | "
+                  f"{kb:.1f} | {len(errors)}{' (' + errors[0] + ')' if errors else ''} | "
+                  f"{' / '.join(f'{c:.0f}' for c in cpu)} |")
 
 
 if __name__ == "__main__":
