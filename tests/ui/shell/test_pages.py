@@ -21,7 +21,7 @@ def test_home_introduces_the_pictures_and_links_every_chapter(open_page):
     assert links[:2] == ["Begin with 1. Actual vs predicted", "Then: Practise"]
     assert "Start here" in at.markdown[0].value
     cards = links[2:]
-    assert len(cards) == 9  # six chapters, then the builder, Practise and Your runs
+    assert len(cards) == len(CHAPTERS) + 3  # the chapters, then the builder, Practise and Your runs
     assert all(any(chapter.title in link for link in cards) for chapter in CHAPTERS)
     assert {"Build an exercise", "Practise", "Your runs"} <= set(cards)
     captions = " ".join(c.value for c in at.caption)
