@@ -5,8 +5,10 @@ browser from the K form (:func:`irlab.ui.walkthrough.screen.k_form`) and costs n
 tells the server the K the learner settled on once they pause (message ``k``), and that run answers
 ``same``: the screen the browser holds stays, only the controls come along. A tile move, a grade, undo,
 redo or a setting is one run, and the answer is the new screen as a patch of the one the browser holds
-(every message names it), with the new K form. A screen the browser does not hold (the first run, a
-run from outside the region, a browser that lost its screen and asked for it whole) goes whole.
+(every message names it), with its K form when some session made it already; otherwise the browser asks
+for the K form (``kform``) when the learner comes to the K slider, as it asks for a tile's moves. A
+screen the browser does not hold (the first run, a run from outside the region, a browser that lost its
+screen and asked for it whole) goes whole.
 
 Who sends what, and what it costs, is in docs/architecture.md ("The data flow of ...").
 """
@@ -28,6 +30,7 @@ from irlab.ui.walkthrough.screen import (
     k_choices,
     k_form,
     k_form_json,
+    k_form_made,
     moves_ahead,
     moves_json,
     numbers_shown,
@@ -65,7 +68,7 @@ def only_k_differs(a: WalkthroughState, b: WalkthroughState) -> bool:
 
 def take_messages(chapter: Chapter, state: WalkthroughState) -> tuple[WalkthroughState, dict[str, Any]]:
     """The learner's state after the region's new messages (a K, a tile change, a control), and the messages."""
-    messages = {name: unseen_message(REGION, name) for name in ("k", "change", "control", "moves", "full")}
+    messages = {name: unseen_message(REGION, name) for name in ("k", "change", "control", "moves", "kform", "full")}
     kept = _kept(chapter)
     # the K the browser shows comes with every message: a move made right after a K change takes that K first
     for message in (messages["k"], messages["change"], messages["control"], messages["moves"]):
@@ -105,13 +108,26 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
     base = kept.get("base")
     holds_base = base is not None and holds == base["screen"] and messages["full"] is None
     k = state.effective_k(chapter)
-    data: dict[str, Any] = {"present": state.present, "controls": controls, "k": k}
+    data: dict[str, Any] = {"present": state.present, "k": k}
+    if not (holds_base and kept.get("controls") == controls):  # the browser keeps the controls it was sent
+        data["controls"] = kept["controls"] = controls
+    # the newest message this run took: the browser knows an answer that does not know its latest message yet
+    taken = [message["n"] for message in asked if whole_number(message.get("n"), 0, 2**53) is not None]
+    if taken:
+        data["taken"] = int(max(taken))
 
-    if holds_base and only_k_differs(base["state"], state):
+    # every message says whether the browser holds the K form of its screen (it asks for it when the learner comes
+    # to the K slider; a K it could not draw waits for this answer)
+    has_form = any(message.get("form") is True for message in asked)
+    if holds_base and only_k_differs(base["state"], state) and (has_form or k == base["state"].effective_k(chapter)):
         # the learner's K (or an undo of one): the browser draws it from the K form it holds
-        form = k_form(base["state"], chapter)
-        numbers_shown(chapter, state, form.headline[k], form.steps[k])
+        at_k = shown_screen(state, chapter)  # made with the K form (or the screen's own K)
+        numbers_shown(chapter, state, at_k.headline, at_k.steps)
         data["same"] = base["screen"]
+        if messages["kform"] is not None:  # the learner came to the K slider: the K form, made once per state
+            base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
+            data["kForm"] = k_form_json(k_form(base["state"], chapter), base_try, progress(chapter), base["screen"],
+                                        shown_screen(base["state"], chapter).anchor)
     else:
         shown = shown_screen(state, chapter)
         numbers = numbers_shown(chapter, state, shown.headline, shown.steps)
@@ -122,8 +138,13 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         else:
             data |= {"blocks": blocks, "screen": screen}
         base = kept["base"] = {"screen": screen, "blocks": blocks, "state": state}
-        tried = next(block for block in blocks if block["key"] == TRY_KEY)
-        data["kForm"] = k_form_json(k_form(state, chapter), tried, progress(chapter), screen, shown.anchor)
+        # the K form comes along when a session made it already; else when the learner comes to the K slider (or is on
+        # it: a K the browser could not draw), not with every move: a move would cost seven screens more
+        on_k = messages["k"] is not None or messages["kform"] is not None
+        form = k_form(state, chapter) if on_k else k_form_made(state, chapter)
+        if form is not None:
+            tried = next(block for block in blocks if block["key"] == TRY_KEY)
+            data["kForm"] = k_form_json(form, tried, progress(chapter), screen, shown.anchor)
 
     # a tile's moves, when asked for (the learner came to the tile): sent only then, as patches of the base
     tile = None

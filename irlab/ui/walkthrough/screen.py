@@ -78,6 +78,11 @@ class SharedCache:
                 self._entries.popitem(last=False)
         return value
 
+    def peek(self, key: Hashable) -> Any:
+        """The entry for ``key`` if some session made it already, else None (nothing is made)."""
+        with self._lock:
+            return self._entries.get(key)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
@@ -263,6 +268,11 @@ def with_try(patch: Mapping[str, Any], tried: dict[str, Any] | None, anchor: str
     was)."""
     return {"b": with_try_at(patch["b"], TRY_KEY, anchor, lambda key: key),
             "p": {**patch["p"], **({TRY_KEY: tried} if tried is not None else {})}}
+
+
+def k_form_made(state: WalkthroughState, chapter: Chapter) -> KForm | None:
+    """``state``'s K form if a session made it already (it then comes along with the screen for free), else None."""
+    return K_FORMS.peek(state_key(state, chapter))
 
 
 def k_form(state: WalkthroughState, chapter: Chapter) -> KForm:

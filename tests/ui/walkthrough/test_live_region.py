@@ -90,6 +90,9 @@ def _open(open_page, slug: str, tile_change) -> tuple:
     at.run()
     browser = Browser()
     browser.take(region_data(at))
+    send_message(at, "kform", screen=browser.screen, form=False)  # the learner comes to the K slider
+    browser.take(region_data(at))
+    assert browser.form is not None
     return at, browser
 
 
@@ -118,7 +121,7 @@ def test_a_settled_k_is_answered_with_nothing_to_draw(slug, open_page, tile_chan
     """The browser drew the K itself: the run that takes it sends the screen's digest back, the controls, no screen,
     no K form, a few hundred bytes; the link gets the K."""
     at, browser = _open(open_page, slug, tile_change)
-    send_message(at, "k", k=6, screen=browser.screen)
+    send_message(at, "k", k=6, screen=browser.screen, form=True)
     data = region_data(at)
     assert data["same"] == browser.screen and data["k"] == 6 and data["controls"]["k"]["value"] == 6
     assert not {"blocks", "patch", "kForm", "moveScreens"} & set(data)
@@ -161,14 +164,14 @@ def test_a_move_drawn_ahead_is_the_screen_the_move_then_draws(slug, open_page, t
     drew from the K form): the screen drawn ahead is the one the server then sends, but for the row's tiles (they show
     the move themselves; the answer adds its number)."""
     at, browser = _open(open_page, slug, tile_change)
-    send_message(at, "k", k=4, screen=browser.screen)
+    send_message(at, "k", k=4, screen=browser.screen, form=True)
     browser.take(region_data(at))
     seq = 10
     for row in _tile_rows(browser.base):
         item = row["data"]["tiles"][2]["id"]
         for rank in (0, 7, 4):
             seq += 1
-            send_message(at, "moves", screen=browser.screen, row=row["key"], item=item, k=4)
+            send_message(at, "moves", screen=browser.screen, row=row["key"], item=item, k=4, form=True)
             data = region_data(at)
             assert "same" in data and data["moveScreens"]["item"] == item
             browser.take(data)
@@ -179,7 +182,8 @@ def test_a_move_drawn_ahead_is_the_screen_the_move_then_draws(slug, open_page, t
             assert len(browser.moves) == 7
             ahead = apply_patch(browser.base, browser.moves["\n".join(order)])
             at.session_state[REGION] = {"change": {"order": order, "grades": None, "seq": seq, "action": "drag",
-                                                   "item": item, "row": row["key"], "screen": browser.screen, "k": 4}}
+                                                   "item": item, "row": row["key"], "screen": browser.screen, "k": 4,
+                                                   "form": True}}
             at.run()
             browser.take(region_data(at))
             drop = {row["key"]}
@@ -218,7 +222,9 @@ def test_a_malformed_message_changes_nothing_and_raises_nothing(message, open_pa
     send_message(at, kind, **fields, screen=before["screen"])
     assert not at.exception
     after = region_data(at)
-    assert after["k"] == before["k"] and after["controls"] == before["controls"] and "moveScreens" not in after
+    # the controls come again only when they changed (the browser keeps those it was sent)
+    assert after["k"] == before["k"] and after.get("controls", before["controls"]) == before["controls"]
+    assert "moveScreens" not in after
 
 
 def test_a_setting_and_reset_grades_are_controls_of_the_region(open_page, tile_change, shown_metrics):
@@ -234,3 +240,24 @@ def test_a_setting_and_reset_grades_are_controls_of_the_region(open_page, tile_c
     assert region_data(at)["controls"]["resetGrades"]["enabled"] is True and shown_metrics(at)["NDCG@2"] == "1"
     send_message(at, "control", action="reset-grades")
     assert region_data(at)["controls"]["resetGrades"]["enabled"] is False and shown_metrics(at)["NDCG@2"] == "0.3869"
+
+
+def test_the_k_form_comes_when_the_learner_comes_to_the_k_slider_or_when_it_was_made_already(open_page, tile_change):
+    """A move to a new state does not make seven more screens: its K form comes when the learner comes to the K slider
+    (``kform``) or is on it (a K the browser could not draw); a second session reaching the same state gets it with the
+    screen, made once for both."""
+    at = open_page("ndcg")
+    data = region_data(at)
+    move = tile_change("8 1 2 3 4 5 6 7", seq=2)["change"]
+    at.session_state[REGION] = {"change": {**move, "screen": data["screen"], "n": 1}}
+    at.run()
+    moved = region_data(at)
+    assert "patch" in moved and "kForm" not in moved
+    send_message(at, "kform", screen=moved["screen"], form=False)
+    asked = region_data(at)
+    assert asked["same"] == moved["screen"] and asked["kForm"]["screen"] == moved["screen"]
+    other = open_page("ndcg")
+    first = region_data(other)
+    other.session_state[REGION] = {"change": {**move, "screen": first["screen"], "n": 1}}
+    other.run()
+    assert region_data(other)["kForm"]["at"] == asked["kForm"]["at"]  # made by the first session
