@@ -115,9 +115,44 @@ def score_all(folder: Path, students: int, runs: int) -> dict:
     view = desk.view()
     board_seconds = time.perf_counter() - start
     values = {s.name: {m: f"{v:.4f}" for m, v in s.means.items()} for s in view.submissions}  # the lecturer's: all
-    return {"wall": sum(walls), "median": statistics.median(walls), "cpu": cpu,
+    return {"wall": sum(walls), "median": statistics.median(walls), "cpu": cpu, "cpu_median": statistics.median(cpus),
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "board_seconds": board_seconds,
             "board_rows": len(view.board), "values": values}
+
+
+def board_timing(students: int, topics: int, test: str = "t") -> dict:
+    """The leaderboard of a whole class (synthetic per-topic values): every interval and test computed (cold),
+    then again after one student's new submission, with the rest remembered as the task store does (warm)."""
+    import numpy as np
+
+    from irlab.runs.significance import bootstrap_interval, paired_p
+    from irlab.sharedtask.leaderboard import leaderboard
+
+    rng = np.random.default_rng(1)
+    values = {f"#{s}": {m: rng.random(topics) for m in MEASURES} for s in range(students + 1)}
+    memo: dict = {}
+
+    def interval(entry, m):
+        key = ("i", entry, m, id(values[entry][m]))
+        if key not in memo:
+            memo[key] = bootstrap_interval(values[entry][m])
+        return memo[key]
+
+    def p_value(entry, m):
+        key = ("p", entry, m, id(values[entry][m]))
+        if key not in memo:
+            memo[key] = paired_p(values[entry][m] - values["#0"][m], test)
+        return memo[key]
+
+    start = time.perf_counter()
+    leaderboard(values, [str(t) for t in range(topics)], list(MEASURES), baseline="#0", test=test,
+                interval=interval, p_value=p_value)
+    cold = time.perf_counter() - start
+    values["#1"] = {m: rng.random(topics) for m in MEASURES}  # one student's new best run
+    start = time.perf_counter()
+    leaderboard(values, [str(t) for t in range(topics)], list(MEASURES), baseline="#0", test=test,
+                interval=interval, p_value=p_value)
+    return {"cold": cold, "warm": time.perf_counter() - start}
 
 
 def main() -> None:
@@ -129,7 +164,15 @@ def main() -> None:
     parser.add_argument("--topics", type=int, default=1_000)
     parser.add_argument("--folder", type=Path, help="keep the generated files here (reused by the next call)")
     parser.add_argument("--score-only", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--board-only", action="store_true", help="time the class's leaderboard only")
     args = parser.parse_args()
+    if args.board_only:
+        for test in ("t", "randomisation"):
+            found = board_timing(args.students, args.topics, test)
+            print(f"leaderboard of {args.students} students + baseline, {args.topics} topics, {len(MEASURES)} "
+                  f"measures, {test}-test: every value computed {found['cold']:.1f} s; after one new submission "
+                  f"{found['warm']:.2f} s")
+        return
     if args.score_only:
         print(json.dumps(score_all(args.score_only, args.students, args.runs)))
         return

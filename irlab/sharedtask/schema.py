@@ -40,6 +40,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
+    inspect,
     select,
     text,
 )
@@ -47,8 +48,9 @@ from sqlalchemy import (
 from irlab.classroom.database import is_sqlite, writing
 from irlab.errors import ValidationError
 
-SCHEMA_VERSION = 2
-"""1: tasks, participants, submissions; 2: the class judges the pool (task_pools, task_judgments)."""
+SCHEMA_VERSION = 3
+"""1: tasks, participants, submissions; 2: the class judges the pool (task_pools, task_judgments); 3: each
+submission keeps its intervals and p-values once computed (``stats``)."""
 CODE_LENGTH = 6
 HASH_LENGTH = 64
 NAME_LENGTH = 80
@@ -102,6 +104,7 @@ submissions = Table(
     Column("findings", Text, nullable=True),  # JSON: the public findings
     Column("pool", LargeBinary, nullable=True),  # gzip "topic doc" lines: the top documents kept
     Column("pool_depth", Integer, nullable=True),
+    Column("stats", Text, nullable=True),  # JSON: intervals and p-values against a baseline run, once computed
     Column("submitted_at", Float, nullable=False),
     UniqueConstraint("participant_id", "number"),
 )
@@ -151,8 +154,11 @@ def ensure_task_schema(engine: Engine) -> None:
         elif version > SCHEMA_VERSION:
             raise ValidationError(f"the shared tasks' tables are version {version}, newer than this IR Lab knows "
                                   f"({SCHEMA_VERSION}); update IR Lab on every replica")
-        elif version < SCHEMA_VERSION:  # 1 -> 2 adds two tables: create what is missing
-            metadata.create_all(connection, checkfirst=True)
+        elif version < SCHEMA_VERSION:
+            metadata.create_all(connection, checkfirst=True)  # 1 -> 2: two new tables
+            columns = {c["name"] for c in inspect(connection).get_columns("task_submissions")}
+            if "stats" not in columns:  # 2 -> 3: a column of the submissions
+                connection.execute(text("ALTER TABLE task_submissions ADD COLUMN stats TEXT"))
             connection.execute(task_schema.update().values(version=SCHEMA_VERSION))
     with _READY_LOCK:
         _READY.add(key)

@@ -526,6 +526,7 @@ def _disclosure(task: Row, now: float) -> Disclosure:
 
 _QRELS: OrderedDict[tuple[int, int], QrelsTable] = OrderedDict()
 _BOARDS: OrderedDict[tuple[str, int, int], tuple[Leaderboard, dict]] = OrderedDict()
+_BUILDING: dict[tuple[str, int, int], threading.Lock] = {}
 _CACHE_LOCK = threading.Lock()
 CACHED = 8
 """Tasks whose qrels and leaderboard a process keeps parsed (derived from the store, keyed by its version)."""
@@ -560,6 +561,21 @@ def _board(store: TaskStore, connection: Connection, task: Row) -> tuple[Leaderb
     with _CACHE_LOCK:
         if key in _BOARDS:
             return _BOARDS[key]
+        building = _BUILDING.setdefault(key, threading.Lock())
+    with building:  # one request computes a version's board; the others wait for it, then read it
+        with _CACHE_LOCK:
+            if key in _BOARDS:
+                return _BOARDS[key]
+        found = _build_board(store, connection, task)
+        with _CACHE_LOCK:
+            _BOARDS[key] = found
+            while len(_BOARDS) > CACHED:
+                _BOARDS.popitem(last=False)
+            _BUILDING.pop(key, None)
+        return found
+
+
+def _build_board(store: TaskStore, connection: Connection, task: Row) -> tuple[Leaderboard, dict]:
     definition = _definition(task)
     topics = _topics(task)
     rows = connection.execute(select(submissions, participants.c.number.label("who"), participants.c.nickname,
@@ -576,24 +592,34 @@ def _board(store: TaskStore, connection: Connection, task: Row) -> tuple[Leaderb
     values = {entry: dict(zip(definition.measures, _per_topic(row, len(definition.measures), len(topics))))
               for entry, row in best.items()}
     baseline = next((entry for entry, row in best.items() if row.baseline), None)
-    url = str(store.engine.url)
+    # a run's per-topic values never change, so its intervals and tests are computed once and kept in its row
+    stats = {entry: json.loads(row.stats) if row.stats else {"interval": {}, "p": {}} for entry, row in best.items()}
+    changed: set[str] = set()
+    against = f"{best[baseline].id}/{best[baseline].digest[:16]}/{definition.test}" if baseline else ""
 
-    def interval(entry: str, measure: str) -> tuple[float, float]:  # a run's values never change: remembered
-        return _remembered(_run_key(url, task, best[entry], "interval", measure), lambda: bootstrap_interval(
-            values[entry][measure]))
+    def interval(entry: str, measure: str) -> tuple[float, float]:
+        kept = stats[entry]["interval"]
+        if measure not in kept:
+            kept[measure] = list(bootstrap_interval(values[entry][measure]))
+            changed.add(entry)
+        return tuple(kept[measure])
 
     def p_value(entry: str, measure: str) -> float:
-        key = _run_key(url, task, best[entry], "p", measure) + _run_key(url, task, best[baseline], definition.test, "")
-        return _remembered(key, lambda: paired_p(values[entry][measure] - values[baseline][measure], definition.test))
+        kept = stats[entry]["p"].setdefault(against, {})
+        if measure not in kept:
+            kept[measure] = paired_p(values[entry][measure] - values[baseline][measure], definition.test)
+            changed.add(entry)
+        return float(kept[measure])
 
     board = leaderboard(values, topics, definition.measures, baseline=baseline, test=definition.test,
                         interval=interval, p_value=p_value)
-    found = (board, best)
-    with _CACHE_LOCK:
-        _BOARDS[key] = found
-        while len(_BOARDS) > CACHED:
-            _BOARDS.popitem(last=False)
-    return found
+    if changed:
+        with writing(store.engine) as writer:
+            for entry in changed:
+                stats[entry]["p"] = {against: stats[entry]["p"].get(against, {})} if against else {}
+                writer.execute(update(submissions).where(submissions.c.id == best[entry].id).values(
+                    stats=json.dumps(stats[entry])))
+    return board, best
 
 
 _FIXED: OrderedDict[tuple, object] = OrderedDict()
@@ -677,7 +703,9 @@ def _submission(row: Row, task: Row, disclosure: Disclosure, *, lecturer: bool, 
     findings = tuple(Finding(**f) for f in json.loads(row.findings))
     per_topic = ({m: tuple(float(v) for v in values[m]) for m in shown}
                  if lecturer or disclosure.per_topic else None)
-    intervals = {m: _remembered(_run_key(url, task, row, "interval", m), lambda m=m: bootstrap_interval(values[m]))
+    kept = json.loads(row.stats)["interval"] if row.stats else {}
+    intervals = {m: tuple(kept[m]) if m in kept else _remembered(_run_key(url, task, row, "interval", m),
+                                                                 lambda m=m: bootstrap_interval(values[m]))
                  for m in shown}
     return Submission(row.number, name, row.runid or "", row.state, row.submitted_at, row.lines,
                       {m: means[m] for m in shown}, intervals, findings,

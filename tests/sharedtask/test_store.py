@@ -256,12 +256,35 @@ def test_a_store_at_version_1_gets_the_judging_tables(tmp_path):
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
     old = create_engine(url)
     with old.begin() as connection:
-        for table in (schema.task_schema, schema.tasks, schema.participants, schema.submissions):
+        for table in (schema.task_schema, schema.tasks, schema.participants):
             table.create(connection)
+        columns = ", ".join(f"{c.name} {c.type.compile(old.dialect)}" for c in schema.submissions.columns
+                            if c.name != "stats")  # version 1's shape
+        connection.execute(text(f"CREATE TABLE task_submissions ({columns})"))
         connection.execute(text("INSERT INTO irlab_task_schema (version) VALUES (1)"))
     old.dispose()
     TaskStore(url)
     names = set(inspect(create_engine(url)).get_table_names())
     assert {"task_pools", "task_judgments"} <= names
+    assert "stats" in {c["name"] for c in inspect(create_engine(url)).get_columns("task_submissions")}
     with create_engine(url).connect() as connection:
         assert connection.execute(text("SELECT version FROM irlab_task_schema")).scalar() == schema.SCHEMA_VERSION
+
+
+def test_intervals_and_p_values_are_computed_once_and_kept_in_the_store(tasks, clock, collection, monkeypatch):
+    from irlab.sharedtask import store as task_store
+
+    _, runs = collection
+    new = _new(tasks, clock, collection)
+    tasks.seat(new.code, new.tokens["ann"]).submit(runs["s0"], "a.txt")
+    first = tasks.desk(new.code, new.key).view().board
+    task_store._BOARDS.clear()
+    task_store._FIXED.clear()  # a new process: nothing remembered but the store
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(task_store, "bootstrap_interval", refuse)
+    monkeypatch.setattr(task_store, "paired_p", refuse)
+    again = tasks.desk(new.code, new.key).view().board
+    assert [(e.means, e.intervals, e.p_values) for e in again] == [(e.means, e.intervals, e.p_values) for e in first]
