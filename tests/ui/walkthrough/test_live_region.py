@@ -118,16 +118,19 @@ def test_every_k_drawn_from_the_k_form_is_the_screen_the_server_draws_at_that_k(
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_a_settled_k_is_answered_with_nothing_to_draw(slug, open_page, tile_change):
-    """The browser drew the K itself: the run that takes it sends the screen's digest back, the controls, no screen,
-    no K form, a few hundred bytes; the link gets the K."""
+    """The browser drew the K itself: the run that takes it sends the screen's digest back and the controls when they
+    changed, no screen, no K form, at most 2.5 KB; the link gets the K."""
     at, browser = _open(open_page, slug, tile_change)
     send_message(at, "k", k=6, screen=browser.screen, form=True)
     data = region_data(at)
     assert data["same"] == browser.screen and data["k"] == 6 and data["controls"]["k"]["value"] == 6
     assert not {"blocks", "patch", "kForm", "moveScreens"} & set(data)
     [element] = [e for e in at.get("bidi_component") if e.proto.component_name == "irlab.region"]
-    assert len(element.proto.json) < 1500
+    assert len(element.proto.json) < 2500  # with the controls, which changed (K's value, Undo)
     assert at.query_params["k"] == "6"
+    send_message(at, "k", k=5, screen=browser.screen, form=True)
+    [element] = [e for e in at.get("bidi_component") if e.proto.component_name == "irlab.region"]
+    assert len(element.proto.json) < 2500 and "same" in region_data(at) and at.query_params["k"] == "5"
 
 
 @pytest.mark.parametrize("slug", SLUGS)
