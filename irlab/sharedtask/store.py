@@ -326,8 +326,11 @@ def _submit(store: TaskStore, code: str, data: bytes, name: str, me: Callable) -
                 ratelimit.record(connection, FAILED, hashed, now)
         raise
     values = np.vstack([scored.per_topic[m] for m in definition.measures])
+    shown = _disclosure(task, now).measures if not who.baseline else definition.measures
+    stats = {"interval": {m: list(bootstrap_interval(scored.per_topic[m])) for m in shown}, "p": {}}
     with writing(store.engine) as connection:
         connection.execute(update(submissions).where(submissions.c.id == slot).values(
+            stats=json.dumps(stats),  # the receipt's intervals: computed once, kept with the run
             state=SCORED, runid=scored.runid[:80], lines=scored.lines, means=json.dumps(scored.means),
             per_topic=values.astype("<f8").tobytes(), findings=json.dumps([asdict(f) for f in scored.findings]),
             pool=scored.pool, pool_depth=scored.pool_depth))
