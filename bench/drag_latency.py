@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.k_change_cost import BARE, percentile, slowed_page, task_seconds  # noqa: E402
+from bench.k_change_cost import BARE, percentile, received, slowed_page, task_seconds  # noqa: E402
 from bench.k_change_cost import measure as k_changes  # noqa: E402
 from bench.runs_page import server  # noqa: E402
 from irlab.walkthrough.chapters import CHAPTERS, chapter  # noqa: E402
@@ -103,7 +103,7 @@ def moving_tile(slug: str, state) -> int:
     return max(range(1, len(state.order)), key=lambda source: (changed(source), -source))
 
 
-def drops(browser, url: str, slug: str, count: int, rate: float = 1
+def drops(browser, url: str, slug: str, count: int, rate: float = 1, kb: list[float] | None = None
           ) -> tuple[list[float], list[float], list[float], list[float]]:
     """Drag a tile to rank 1 and back, ``count`` times: drop -> numbers, -> charts, main-thread ms; and the main-thread
     ms of the same drag put back on its own place (three times)."""
@@ -116,6 +116,7 @@ def drops(browser, url: str, slug: str, count: int, rate: float = 1
     order = list(state.order)
     moving = moving_tile(slug, state)
     text, chart, busy, gesture = [], [], [], []
+    kb = kb if kb is not None else []
     for _ in range(3):
         tile = page.locator('[data-testid="irl-list"]').first.locator('[data-testid="irl-tile"]').nth(moving)
         before = task_seconds(cdp)
@@ -128,7 +129,7 @@ def drops(browser, url: str, slug: str, count: int, rate: float = 1
         metrics = headline(slug, state, order)
         page.evaluate(WATCH_DROP, [metrics])
         row = page.locator('[data-testid="irl-list"]').first.locator('[data-testid="irl-tile"]')
-        before = task_seconds(cdp)
+        before, bytes_before = task_seconds(cdp), received(cdp)
         drag_tile(page, row.nth(source), row.nth(target), after=target > source)
         page.wait_for_function("() => window.__lat.text !== null && window.__lat.chart !== null", timeout=15_000)
         result = page.evaluate("window.__lat")
@@ -136,6 +137,7 @@ def drops(browser, url: str, slug: str, count: int, rate: float = 1
             raise RuntimeError(f"{slug}: the drop was not shown within 10 s ({metrics})")
         time.sleep(0.8 * rate)  # let the rest of the rerun settle before reading the main thread's time
         busy.append((task_seconds(cdp) - before) * 1000)
+        kb.append((received(cdp) - bytes_before) / 1024)
         text.append(result["text"])
         chart.append(result["chart"])
     page.close()
@@ -212,11 +214,14 @@ def measure_all(args, rate: float) -> dict[str, dict[str, list[float]]]:
                                                  "cold": cold_starts(browser, f"{url}/bare", args.starts, rate=rate)}
         with running_app() as url:
             for slug in args.chapters.split(","):
-                shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug, rate)
+                k_kb: list[float] = []
+                drop_kb: list[float] = []
+                shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug, rate, k_kb)
                                if slug in K_IN_HEADLINE else ([], []))
-                text, chart, drop_busy, gesture = drops(browser, url, slug, args.drags, rate)
+                text, chart, drop_busy, gesture = drops(browser, url, slug, args.drags, rate, drop_kb)
                 has_charts = any(c > 0 for c in chart) and slug in ("recall-precision", "map", "ndcg", "conventions")
-                rows[slug] = {"k": shown, "k_busy": busy, "drop_text": text if VIEWS[slug] else [],
+                rows[slug] = {"k": shown, "k_busy": busy, "k_kb": k_kb, "drop_kb": drop_kb,
+                              "drop_text": text if VIEWS[slug] else [],
                               "drop_chart": chart if has_charts else [], "drop_busy": drop_busy, "gesture": gesture,
                               "cold": cold_starts(browser, f"{url}/{slug}", args.starts,
                                                   "table td" if VIEWS[slug] is None else NUMBER, rate)}
@@ -241,6 +246,13 @@ def report(rows: dict[str, dict[str, list[float]]], args, rate: float) -> None:
               + _cell(row.get("drop_text"))[1:] + _cell(row.get("drop_chart"))[1:]
               + _cell(row.get("drop_busy"), bare_busy)[1:] + _cell(row.get("gesture"), bare_busy)[1:]
               + _cell(row["cold"], bare_cold)[1:] + f" {statistics.median(row['cold']) / linked_cold:.2f}x |")
+    print("\nKB the page received per interaction (its websockets, CDP Network.webSocketFrameReceived), median:\n")
+    print("| page | per K change (the settled K's run included) | per drop (the tile's moves asked included) |")
+    print("|---|---|---|")
+    for name, row in rows.items():
+        if row.get("k_kb") or row.get("drop_kb"):
+            cells = [f"{statistics.median(row[n]):.1f}" if row.get(n) else "–" for n in ("k_kb", "drop_kb")]
+            print(f"| {name} | {cells[0]} | {cells[1]} |")
 
 
 if __name__ == "__main__":

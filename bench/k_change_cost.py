@@ -65,40 +65,65 @@ LABELS = '[data-testid="stMetricLabel"], [data-testid="irl-metric-label"]'
 
 
 def slowed_page(browser, rate: float):
-    """A new page whose CPU runs ``rate`` times slower (CDP ``Emulation.setCPUThrottlingRate``), and its CDP session."""
+    """A new page whose CPU runs ``rate`` times slower (CDP ``Emulation.setCPUThrottlingRate``), and its CDP session;
+    ``received(cdp)`` is then the bytes its websockets have received so far (CDP ``Network.webSocketFrameReceived``)."""
     page = browser.new_page(viewport=LAPTOP)
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
+    cdp.send("Network.enable")
+    counted = {"bytes": 0}
+    cdp.received = counted
+
+    def frame(event) -> None:
+        response = event["response"]
+        payload = response.get("payloadData", "")
+        counted["bytes"] += len(payload) * 3 // 4 if response.get("opcode") == 2 else len(payload.encode())
+
+    cdp.on("Network.webSocketFrameReceived", frame)
     if rate != 1:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
     return page, cdp
 
 
-def measure(browser, url: str, changes: int, k_label: str, rate: float = 1) -> tuple[list[float], list[float]]:
-    """``changes`` K changes on the page at ``url`` with the CPU ``rate`` times slower: (ms shown, main-thread ms)."""
+def received(cdp) -> int:
+    """Bytes the page's websockets have received so far (binary frames counted as sent, not as base64)."""
+    return cdp.received["bytes"]
+
+
+K_SLIDER = '[data-testid="irl-k-input"], [data-testid="stSlider"] [role="slider"], [data-testid="stSlider"] input'
+"""The K slider: the live region's own (this tree) or Streamlit's (the bare page, and the chapters before)."""
+
+
+def measure(browser, url: str, changes: int, k_label: str, rate: float = 1,
+            kb: list[float] | None = None) -> tuple[list[float], list[float]]:
+    """``changes`` K changes on the page at ``url`` with the CPU ``rate`` times slower: (ms shown, main-thread ms);
+    the KB the page received per change go into ``kb``."""
     page, cdp = slowed_page(browser, rate)
     page.goto(url)
-    thumb = page.locator('[data-testid="stSlider"]').first.locator('[role="slider"], input[type="range"]').first
+    thumb = page.locator(K_SLIDER).first
     if k_label == "bare":
         thumb.wait_for()
     else:
         wait_for_app(page)
     time.sleep(1.5 * rate)
     thumb.focus()  # the K slider on both pages (the first slider)
+    time.sleep(0.5 * rate)  # the learner comes to the slider: a region asks for its K form
     label = page.locator(LABELS).filter(has_text="@").first.inner_text().strip()
     k = int(label.rsplit("@", 1)[1])
     shown, busy = [], []
     for change in range(changes):
         key, k = ("ArrowRight", k + 1) if (change % 2 == 0 and k < 8) or k == 1 else ("ArrowLeft", k - 1)
-        before = task_seconds(cdp)
+        before, bytes_before = task_seconds(cdp), received(cdp)
         page.evaluate(WATCH, k)
         page.keyboard.press(key)
         elapsed = page.evaluate("() => window.__irlWatch")
         if elapsed is None:
             raise RuntimeError(f"{k_label}: K = {k} was not shown within 10 s of {key}")
         shown.append(elapsed)
-        time.sleep(0.8 * rate)  # let the rerun's remaining messages, charts and components settle
+        time.sleep(0.8 * rate + 0.6)  # the settled K's run (a pause of 0.6 s), its messages, charts and components
         busy.append((task_seconds(cdp) - before) * 1000)
+        if kb is not None:
+            kb.append((received(cdp) - bytes_before) / 1024)
     page.close()
     return shown, busy
 
