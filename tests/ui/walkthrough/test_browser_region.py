@@ -162,7 +162,8 @@ def test_k_changes_by_keyboard_are_drawn_without_a_run_and_the_server_learns_the
     app_page.open("ndcg")
     app_page.metric("NDCG@2")
     slider = app_page.page.locator(K_SLIDER)
-    slider.focus()
+    slider.focus()  # the learner comes to the slider: the region asks for its K form
+    app_page.page.wait_for_function("() => window.__irlRegionStats.kForms >= 1")
     before = app_page.page.evaluate(WATCH_K_CHANGE)
     for k in (3, 4, 5):
         app_page.page.keyboard.press("ArrowRight")
@@ -184,6 +185,8 @@ def test_a_mouse_drag_of_the_k_slider_draws_every_k_it_passes_and_tells_the_serv
     before any answer, and the server is told K = 8 once."""
     app_page.open("recall-precision")
     app_page.metric("Recall@2")
+    app_page.page.locator(K_SLIDER).hover()  # a mouse resting on the slider asks for its K form
+    app_page.page.wait_for_function("() => window.__irlRegionStats.kForms >= 1")
     before = app_page.page.evaluate(WATCH_K_CHANGE)
     box = app_page.page.locator(K_SLIDER).bounding_box()
     thumb = 16

@@ -27,9 +27,10 @@ import { applyPatch } from "./patch.js";
  */
 
 /** What the region did, for the tests that check it touches only what changed (updates: the server's;
- * otherK: screens drawn from the K form; moveScreens: a tile's moves received; moved: a move drawn from them). */
+ * otherK: screens drawn from the K form; moveScreens: a tile's moves received; moved: a move drawn from them;
+ * kForms: K forms received). */
 const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherK: 0, moveScreens: 0,
-                moved: 0 };
+                moved: 0, kForms: 0 };
 /** @type {any} */ (window).__irlRegionStats = stats;
 
 /**
@@ -960,7 +961,10 @@ export default function (component) {
     region.base = data.blocks;
     region.baseScreen = data.screen || "";
   }
-  if (data.kForm) region.kForm = data.kForm;
+  if (data.kForm) {
+    region.kForm = data.kForm;
+    stats.kForms += 1;
+  }
   const newScreen = data.same === undefined;
   if (takenChange(region)) region.pending = null;
   // the server has taken the move drawn ahead (or drew another screen from a change before it): its screen is shown
