@@ -8,6 +8,7 @@ import re
 import pytest
 
 from irlab.walkthrough.chapters import CHAPTERS
+from tests.ui.conftest import region_data
 
 SEEDS = range(5)
 
@@ -20,10 +21,6 @@ def _states(seed: int) -> dict[str, str]:
     if params["rel"] == "graded":
         params["level"] = str(rng.randint(1, 4))
     return params
-
-
-def _unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -42,6 +39,7 @@ def test_try_this_speaks_of_the_state_on_screen(open_page, shown_metrics, shown_
         if label in shown:  # the "before" number of every claim is the one on screen now
             assert shown[label] == value, (label, value, shown, text)
     if chapter.slug in ("actual-vs-predicted", "recall-precision"):
-        relevant = [_unescape(c.value) for c in at.caption if "Relevant:" in _unescape(c.value)]
+        # the relevance level's note, under the level in the region's controls
+        relevant = [s["note"] for s in region_data(at)["controls"]["settings"] if s["name"] == "level"]
         mode_words = "grade ≥" if params["rel"] == "graded" else "binary judgments"
         assert relevant and mode_words in relevant[0]
