@@ -4,7 +4,7 @@ A chapter page is three calls::
 
     state = open_chapter(CHAPTER)      # follows Back/Forward, styles, title and preset
     live_region(CHAPTER)               # a fragment: a drag, a settled K or undo reruns only this part
-    close_chapter(state, CHAPTER)      # teaching text, Chapter n of 6, sidebar controls
+    close_chapter(state, CHAPTER)      # teaching text, Chapter n of N, sidebar controls
 
 The live region is one component that draws the controls a move uses (K, the chapter's settings, undo,
 redo) and the chapter's screen (:mod:`irlab.walkthrough.screens`: tiles, numbers, formulas, tables,
@@ -76,7 +76,7 @@ def live_region(chapter: Chapter) -> None:
 
 
 def close_chapter(state: WalkthroughState, chapter: Chapter) -> None:
-    """The teaching text, "Chapter n of 6" with the previous and next chapter, and the shared controls."""
+    """The teaching text, "Chapter n of N" with the previous and next chapter, and the shared controls."""
     chapter_ui.teaching(chapter, state)
     chapter_steps(chapter)
     sidebar_controls(state, chapter)
