@@ -413,18 +413,19 @@ def _pair_sums(counts: np.ndarray, judged_ret: int) -> PairSums:
 
 class PreferenceRankings:
     """Every evaluated query's ranking and preference judgments, in trec_eval's query order: the preference
-    kernels' input. Their counts are made on first use (:attr:`counts`), with the pair counts only when a
-    pair measure asks (:attr:`pair_counts`). A query the run does not rank (trec_eval ``-c``) has an
-    empty ranking.
+    kernels' input. Their counts are made on first use (:attr:`counts`), with the pair counts when
+    ``pairs`` says a pair measure will ask (else when it asks, :attr:`pair_counts`). A query the run
+    does not rank (trec_eval ``-c``) has an empty ranking.
     """
 
     def __init__(self, queries: Sequence[str], rankings: Sequence[Sequence[str]],
-                 judgments: Sequence[Judgments]) -> None:
+                 judgments: Sequence[Judgments], *, pairs: bool = False) -> None:
         if not len(queries) == len(rankings) == len(judgments):
             raise ValidationError("one ranking and one Judgments per query")
         self.queries = tuple(queries)
         self.rankings = tuple(tuple(r) for r in rankings)
         self.judgments = tuple(judgments)
+        self.pairs = pairs
         self._counts: tuple[QueryCounts, ...] | None = None
 
     def __len__(self) -> int:
@@ -434,7 +435,8 @@ class PreferenceRankings:
     def counts(self) -> tuple[QueryCounts, ...]:
         """Every query's :class:`QueryCounts` (with pair counts when they were made already)."""
         if self._counts is None:
-            self._counts = tuple(count_preferences(r, j) for r, j in zip(self.rankings, self.judgments))
+            self._counts = tuple(count_preferences(r, j, pairs=self.pairs) for r, j in zip(self.rankings,
+                                                                                         self.judgments))
         return self._counts
 
     @property

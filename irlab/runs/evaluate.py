@@ -116,7 +116,7 @@ def evaluate_tables(qrels: JudgmentTable, run: RunTable, measures: Mapping[str, 
     """
     relevance_level = check_relevance_level(relevance_level)
     check_judgments(measures, qrels)
-    judged = join(qrels, run, complete=complete, depth=depth, judged_only=judged_only)
+    judged = join(qrels, run, complete=complete, depth=depth, judged_only=judged_only, measures=measures)
     per_query = {name: _values(measure, judged, relevance_level) for name, measure in measures.items()}
     ranked = set(run.query_ids)
     missed = tuple(query for query in qrels.query_ids if query not in ranked)
@@ -166,7 +166,8 @@ def _evaluate_blocks(qrels: JudgmentTable, blocks: TopicBlocks, measures: Mappin
         judged_here = [query for query in table.query_ids if query in qrels.index]
         if not judged_here:
             return (), {}
-        judged = join(qrels, table, complete=False, depth=depth, judged_only=judged_only, queries=judged_here)
+        judged = join(qrels, table, complete=False, depth=depth, judged_only=judged_only, queries=judged_here,
+                      measures=measures)
         return judged.queries, {name: _values(measure, judged, relevance_level) for name, measure in measures.items()}
 
     def collect(result: tuple[tuple[str, ...], dict]) -> None:
@@ -190,7 +191,8 @@ def _evaluate_blocks(qrels: JudgmentTable, blocks: TopicBlocks, measures: Mappin
     if complete and missed:  # trec_eval -c: each on a placeholder ranking
         nothing = pa.nulls(0, pa.string())  # pa.array([]) would import pandas
         empty = run_table(blocks.name, nothing, nothing, np.zeros(0))
-        judged = join(qrels, empty, complete=True, depth=depth, judged_only=judged_only, queries=missed)
+        judged = join(qrels, empty, complete=True, depth=depth, judged_only=judged_only, queries=missed,
+                      measures=measures)
         ids.extend(judged.queries)
         for name, measure in measures.items():
             parts[name].append(_values(measure, judged, relevance_level))
@@ -202,17 +204,19 @@ def _evaluate_blocks(qrels: JudgmentTable, blocks: TopicBlocks, measures: Mappin
 
 
 def join(judgments: JudgmentTable, run: RunTable, *, complete: bool = True, depth: int | None = None,
-         judged_only: bool = False, queries: Iterable[str] | None = None):
+         judged_only: bool = False, queries: Iterable[str] | None = None, measures: Mapping[str, Measure] = {}):
     """``run`` joined with ``judgments`` under trec_eval's rules: :func:`irlab.runs.judge.judge` for qrels,
     :func:`~irlab.runs.judgment_groups.judge_groups` for qrels by judgment group,
     :func:`~irlab.runs.preferences.judge_preferences` for preferences (which ignore ``judged_only``, as trec_eval).
 
-    The result has the evaluated ``queries`` and the kernels' input as ``rankings``.
+    The result has the evaluated ``queries`` and the kernels' input as ``rankings``; ``measures``
+    says what it will be asked (preferences count their document pairs at once for prefs_pair).
     """
     if isinstance(judgments, GroupedQrels):
         return judge_groups(judgments, run, complete=complete, depth=depth, judged_only=judged_only, queries=queries)
     if isinstance(judgments, PreferenceTable):
-        return judge_preferences(judgments, run, complete=complete, depth=depth, queries=queries)
+        return judge_preferences(judgments, run, complete=complete, depth=depth, queries=queries,
+                                 pairs=any(m.family == "PrefsPair" for m in measures.values()))
     return judge(judgments, run, complete=complete, depth=depth, judged_only=judged_only, queries=queries)
 
 

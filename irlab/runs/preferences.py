@@ -35,8 +35,9 @@ from pathlib import Path
 
 import numpy as np
 
-from irlab.data.preferences import Judgments, PreferenceRankings, preference_order
+from irlab.data.preferences import Judgments, PreferenceRankings
 from irlab.errors import ValidationError
+from irlab.runs.arrow import as_arrow
 from irlab.runs.judge import check_depth
 from irlab.runs.trec import MAX_FILE_BYTES, RunTable, _check_text, _fast_table, _lines, _where, read_bytes
 
@@ -151,13 +152,38 @@ class JudgedPreferences:
     rankings: PreferenceRankings
 
 
+def preference_rows(run: RunTable) -> np.ndarray:
+    """The run's rows in trec_eval's order for preferences: each block of equal scores of a query reversed.
+
+    A :class:`~irlab.runs.trec.RunTable` ranks equal scores by document id descending (trec_eval's rule
+    for qrels); reversing each block gives ascending ids, its rule for preferences (the same as
+    :func:`irlab.data.preferences.preference_order`, for all queries at once).
+
+    >>> from irlab.runs.trec import parse_run
+    >>> run = parse_run(b"q Q0 b 1 1 r\\nq Q0 c 2 1 r\\nq Q0 a 3 2 r\\nq Q0 d 4 1 r\\n")
+    >>> run.ranking("q"), [run.docs[i].as_py() for i in preference_rows(run)]
+    (['a', 'd', 'c', 'b'], ['a', 'b', 'c', 'd'])
+    """
+    n = len(run.scores)
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    rows = np.arange(n)
+    new_block = np.ones(n, dtype=bool)
+    new_block[1:] = run.scores[1:] != run.scores[:-1]
+    new_block[run.offsets[:-1][run.offsets[:-1] < n]] = True  # a query starts a block
+    starts = np.flatnonzero(new_block)
+    ends = np.append(starts[1:], n)
+    block = np.repeat(np.arange(len(starts)), ends - starts)
+    return starts[block] + ends[block] - 1 - rows
+
+
 def judge_preferences(table: PreferenceTable, run: RunTable, *, complete: bool = True, depth: int | None = None,
-                      queries: Iterable[str] | None = None) -> JudgedPreferences:
+                      queries: Iterable[str] | None = None, pairs: bool = False) -> JudgedPreferences:
     """Each judged query (of ``queries``, default all) the run ranks, or every one with ``complete``, as trec_eval.
 
     A query the run does not rank is evaluated on an empty ranking with ``complete`` (trec_eval's
     ``-c``), left out without it. ValidationError when no query is both judged and ranked (and
-    ``queries`` is not given).
+    ``queries`` is not given). ``pairs``: count the pairs at once (a prefs_pair measure is asked).
     """
     depth = check_depth(depth)
     in_run = {query: q for q, query in enumerate(run.query_ids)}
@@ -167,6 +193,7 @@ def judge_preferences(table: PreferenceTable, run: RunTable, *, complete: bool =
                               f"{_some(run.query_ids)}, {table.name or 'the preferences'} judge "
                               f"{_some(table.query_ids)}")
     evaluated, rankings = [], []
+    order = preference_rows(run)
     for query in wanted:
         r = in_run.get(query)
         if r is None and not complete:
@@ -174,12 +201,12 @@ def judge_preferences(table: PreferenceTable, run: RunTable, *, complete: bool =
         ranking: list[str] = []
         if r is not None:
             start, end = int(run.offsets[r]), int(run.offsets[r + 1])
-            ranking = preference_order(run.docs.slice(start, end - start).to_pylist(), run.scores[start:end].tolist())
-            ranking = ranking if depth is None else ranking[:depth]
+            end = end if depth is None else min(end, start + depth)
+            ranking = run.docs.take(as_arrow(order[start:end])).to_pylist()
         evaluated.append(query)
         rankings.append(ranking)
-    return JudgedPreferences(tuple(evaluated),
-                             PreferenceRankings(evaluated, rankings, [table.judgments(q) for q in evaluated]))
+    return JudgedPreferences(tuple(evaluated), PreferenceRankings(evaluated, rankings,
+                                                                  [table.judgments(q) for q in evaluated], pairs=pairs))
 
 
 def _some(ids: tuple[str, ...]) -> str:

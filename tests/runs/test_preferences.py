@@ -9,6 +9,8 @@ and recorded outputs) and bench/trec_eval_diff.py (random files against the bina
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +21,7 @@ from irlab.metrics.measure_names import parse_measure
 from irlab.metrics.preferences import count_group, group_preferences, pair_shares
 from irlab.metrics.registry import FAMILIES
 from irlab.runs.evaluate import evaluate_tables
-from irlab.runs.preferences import judge_preferences, parse_preferences
+from irlab.runs.preferences import judge_preferences, parse_preferences, preference_rows
 from irlab.runs.trec import parse_run
 
 DOCS = [f"d{i}" for i in range(10)] + ["D3", "a", "z"]
@@ -76,6 +78,14 @@ def test_ties_are_broken_by_id_ascending_for_preferences():
     judged = judge_preferences(table, run, depth=1)
     assert judged.rankings.rankings == (("a",),)  # -M 1 keeps the first by id, as trec_eval for preferences
     assert run.ranking("q")[0] == "c"
+    rng = random.Random(7)  # the whole run at once (preference_rows) as each query's readable order
+    lines = [f"q{q} Q0 {doc} 1 {rng.choice([1, 2, 2.5])} r" for q in range(4) for doc in rng.sample(DOCS, 9)]
+    rng.shuffle(lines)
+    run = parse_run(("\n".join(lines) + "\n").encode())
+    ordered = [run.docs[i].as_py() for i in preference_rows(run)]
+    for q, query in enumerate(run.query_ids):
+        start, end = int(run.offsets[q]), int(run.offsets[q + 1])
+        assert ordered[start:end] == preference_order(run.ranking(query), run.scores[start:end].tolist())
 
 
 def test_a_judgment_group_that_contradicts_itself_is_refused():
