@@ -30,6 +30,13 @@ def _shot(page: Page, name: str) -> None:
         page.screenshot(path=str(ROOT / "screenshots" / f"pooling-{name}.png"))
 
 
+def _serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations (none allowed)."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    violations = axe.Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['nodes'][0]['target']}" for v in violations if v["impact"] in ("serious", "critical")]
+
+
 def _judged(page: Page) -> str:
     metric = page.locator('[data-testid="stMetric"]').filter(has_text="Judged on this page")
     return metric.locator('[data-testid="stMetricValue"]').inner_text()
@@ -49,6 +56,7 @@ def test_a_tap_judges_a_pooled_document_on_a_phone(browser, app_url):
                .locator('[data-testid="stMetricValue"]')).to_have_text("1", timeout=TIMEOUT)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"] + 1
         _shot(page, "phone-judge")
+        assert _serious(page) == []
     finally:
         context.close()
 
@@ -64,5 +72,6 @@ def test_the_tau_chart_is_drawn(browser, app_url, viewport, name):
         expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT)
         expect(page.get_by_text("The reference ranking")).to_be_visible()
         _shot(page, name)
+        assert _serious(page) == []
     finally:
         context.close()

@@ -56,6 +56,13 @@ def _shot(page: Page, name: str) -> None:
             page.set_viewport_size(size)
 
 
+def _serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations (none allowed)."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    violations = axe.Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['nodes'][0]['target']}" for v in violations if v["impact"] in ("serious", "critical")]
+
+
 def _expected_ap(folder: Path, run: str) -> str:
     evaluator = pytrec_eval.RelevanceEvaluator(read_qrels_text((folder / "hidden.qrels").read_text()), {"map"})
     per_query = evaluator.evaluate(read_run_text((folder / f"{run}.run").read_text()))
@@ -84,6 +91,7 @@ def test_a_task_from_creation_to_release(browser, task_app):
         uploads.nth(1).set_input_files(str(folder / "bm25.run"))
         lecturer.get_by_label("Roster: one student per line (only you see these names)").fill("ann\nbob")
         _shot(lecturer, "1-create-form")
+        assert _serious(lecturer) == []
         lecturer.get_by_role("button", name="Create the task").click()
         expect(lecturer.get_by_text(re.compile(r"Task [A-Z2-9]{6} created"))).to_be_visible(timeout=TIMEOUT)
         _shot(lecturer, "2-created")
@@ -109,6 +117,7 @@ def test_a_task_from_creation_to_release(browser, task_app):
         ann, bob = students["ann"], students["bob"]
         expect(ann.get_by_text("Leaderboard", exact=True)).to_be_visible()
         _shot(ann, "3-student-phone")
+        assert _serious(ann) == []
         for page in (ann, bob):
             text = page.locator('[data-testid="stMain"]').inner_text()
             assert "You see AP (mean" in text and "Download the qrels" not in text  # the primary measure, no qrels
@@ -120,6 +129,7 @@ def test_a_task_from_creation_to_release(browser, task_app):
         expect(lecturer.get_by_text("Runs scored")).to_be_visible(timeout=TIMEOUT)
         assert lecturer.locator('[data-testid="stMetricValue"]').nth(2).inner_text() == "3"
         _shot(lecturer, "4-lecturer")
+        assert _serious(lecturer) == []
         lecturer.get_by_role("tab", name="Deadline and release").click()
         lecturer.get_by_role("button", name="End the task now").click()
         release = lecturer.get_by_role("button", name="Release: per-topic scores")
@@ -141,6 +151,7 @@ def test_a_task_from_creation_to_release(browser, task_app):
         ann.get_by_role("button", name="1 · relevant").tap()
         expect(ann.get_by_text(re.compile(r"1 of \d+ documents judged"))).to_be_visible(timeout=TIMEOUT)
         _shot(ann, "7-student-judges")
+        assert _serious(ann) == []
         bob.reload()
         wait_for_app(bob)
         bob.get_by_role("button", name="0 · not relevant").tap()
