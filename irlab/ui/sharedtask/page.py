@@ -125,8 +125,9 @@ def _create() -> None:
         class_code = st.text_input("Live class: its join code", key=KEY + "class-code", max_chars=20)
         class_key = st.text_input("and its lecturer key (from your class link)", key=KEY + "class-key",
                                   type="password", max_chars=200)
+        seen = 1 if show.startswith("the first") else max(1, len(measures))
         st.caption(f"Each scored run tells a student a little about the qrels: with these settings at most about "
-                   f"{probe_bits(submissions=int(runs), measures=1 if show.startswith('the first') else 8):,.0f} "
+                   f"{probe_bits(submissions=int(runs), measures=seen):,.0f} "
                    "bits each before the deadline (docs: irlab/sharedtask/disclosure.py).")
         sent = st.form_submit_button("Create the task", type="primary", icon=":material/add_task:")
     if not sent:
