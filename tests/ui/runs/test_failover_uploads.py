@@ -14,6 +14,7 @@ import signal
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import wait_for_app
 from tests.deploy.conftest import run_local
@@ -38,6 +39,8 @@ def test_the_files_a_failover_lost_are_named_and_taken_again(browser, tmp_path):
     with run_local("--class-db", f"sqlite:///{tmp_path}/classes.sqlite") as cluster:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
+        sockets: list[str] = []
+        page.on("websocket", lambda socket: sockets.append(socket.url))
         page.goto(f"{cluster.url}/runs?source=files")
         wait_for_app(page)
         uploaders = page.get_by_test_id("stFileUploaderDropzoneInput")
@@ -52,14 +55,25 @@ def test_the_files_a_failover_lost_are_named_and_taken_again(browser, tmp_path):
         served = _route(context)
         os.kill(cluster.replica_pids()[cluster.port_of(served)], signal.SIGKILL)
         deadline = time.monotonic() + 30
-        while _route(context) == served:  # the websocket reconnects through the cookie's group: the other replica
+        opened = len(sockets)
+        # the websocket reconnects through the cookie's group: to the other replica
+        while _route(context) == served or len(sockets) == opened:
             assert time.monotonic() < deadline, "the browser never reached the other replica"
-            time.sleep(0.1)
+            page.wait_for_timeout(100)
 
         # the browser asks for no run when it reconnects: the page learns what happened at the student's next move
-        page.get_by_role("tab", name="Per query").click()
+        # (a click made while the connection is still being set up may be dropped: click until the page has run)
         notice = page.get_by_text(LOST_NOTICE)
-        notice.wait_for(timeout=30_000)
+        for tab in ("Per query", "Compare runs", "Summary", "Per query", "Compare runs", "Summary"):
+            page.get_by_role("tab", name=tab).click()
+            try:
+                notice.wait_for(timeout=5_000)
+                break
+            except PlaywrightTimeout:
+                continue
+        else:
+            pytest.fail(f"no notice after the failover ({len(sockets)} websockets opened); the page says: "
+                        f"{page.inner_text('body')[-1500:]}\n{cluster.output()[-3000:]}")
         assert "qrels.txt, first.txt and second.txt are no longer here" in notice.inner_text()
         assert page.get_by_test_id("stFileChip").count() == 0  # empty uploaders, not chips of files that are gone
 
