@@ -45,11 +45,11 @@ def test_the_files_a_failover_lost_are_named_and_taken_again(browser, tmp_path):
         wait_for_app(page)
         uploaders = page.get_by_test_id("stFileUploaderDropzoneInput")
         uploaders.nth(0).set_input_files(str(qrels))
-        page.get_by_text("Read qrels.txt").wait_for(timeout=30_000)
+        page.get_by_text("Read qrels.txt").wait_for(timeout=60_000)
         uploaders.nth(1).set_input_files([str(first), str(second)])
-        page.get_by_text("Read second.txt").wait_for(timeout=30_000)
+        page.get_by_text("Read second.txt").wait_for(timeout=60_000)
         wait_for_app(page)
-        page.get_by_role("tab", name="Summary").wait_for(timeout=30_000)
+        page.get_by_role("tab", name="Summary").wait_for(timeout=60_000)
         page.wait_for_load_state("networkidle")  # a kill while the browser loads a module of its own breaks the page
 
         served = _route(context)
@@ -80,12 +80,12 @@ def test_the_files_a_failover_lost_are_named_and_taken_again(browser, tmp_path):
         uploaders = page.get_by_test_id("stFileUploaderDropzoneInput")
         uploaders.nth(0).set_input_files(str(qrels))
         uploaders.nth(1).set_input_files(str(first))
-        page.get_by_text("Read first.txt").wait_for(timeout=30_000)
+        page.get_by_text("Read first.txt").wait_for(timeout=60_000)
         wait_for_app(page)
         assert "second.txt is no longer here" in page.get_by_text(LOST_NOTICE).inner_text()
-        page.get_by_role("tab", name="Per query").wait_for(timeout=30_000)  # the numbers are back
+        page.get_by_role("tab", name="Per query").wait_for(timeout=60_000)  # the numbers are back
         uploaders.nth(1).set_input_files(str(second))
-        page.get_by_text("Read second.txt").wait_for(timeout=30_000)
+        page.get_by_text("Read second.txt").wait_for(timeout=60_000)
         wait_for_app(page)
         assert page.get_by_text(LOST_NOTICE).count() == 0
         context.close()
