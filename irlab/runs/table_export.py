@@ -54,7 +54,8 @@ def markdown_text(name: str) -> str:
     r"""A name as Markdown that shows exactly the name, escaping only what Markdown would read as markup.
 
     Escaped with a backslash: ``\ ` * _ [ ] < | ~ $`` everywhere (emphasis, code, links and images,
-    HTML and autolinks, table columns, strikethrough, GitHub's math); ``&`` before an entity
+    HTML and autolinks, table columns, strikethrough, GitHub's math), and ``(`` after ``]`` (a link's
+    target, in case a renderer reads escaped brackets); ``&`` before an entity
     (``&amp;``); the ``:`` of ``scheme://``, the ``.`` of ``www.`` and the ``@`` of an e-mail address
     (GitHub turns those into links by themselves); and a start that would make a block (``# x``,
     ``>``, ``- x``, ``1. x``, ``---``). Everything else stays as typed, so a measure reads ``P@10``
@@ -63,7 +64,7 @@ def markdown_text(name: str) -> str:
     >>> markdown_text("P@10"), markdown_text("results.test"), markdown_text("my_run")
     ('P@10', 'results.test', 'my\\_run')
     >>> print(markdown_text("[click](http://x) <b>*a*|b</b> &amp; 1 $x$"))
-    \[click\](http\://x) \<b>\*a\*\|b\</b> \&amp; 1 \$x\$
+    \[click\]\(http\://x) \<b>\*a\*\|b\</b> \&amp; 1 \$x\$
     >>> print(markdown_text("# run@lab.org, www.lab.org"), markdown_text("1. first"), markdown_text("- x"),
     ...       markdown_text("-x 1.5"))
     \# run\@lab.org, www\.lab.org 1\. first \- x -x 1.5
@@ -72,7 +73,8 @@ def markdown_text(name: str) -> str:
     return _BLOCK_START.sub(lambda m: m.group()[:-1] + "\\" + m.group()[-1], text, count=1)
 
 
-_MARKUP = re.compile(r"[\\`*_\[\]<|~$]|&(?=#?\w+;)|(?<=[A-Za-z])[:](?=//)|(?<=\bwww)\.|(?<=[\w.+-])@(?=[\w-]+\.\w)")
+_MARKUP = re.compile(r"[\\`*_\[\]<|~$]|(?<=\])\(|&(?=#?\w+;)|(?<=[A-Za-z])[:](?=//)|(?<=\bwww)\.|"
+                     r"(?<=[\w.+-])@(?=[\w-]+\.\w)")
 """The characters of a name Markdown (CommonMark with GitHub's tables, strikethrough, math and autolinks) reads."""
 _BLOCK_START = re.compile(r"^\s*(?:>|[#+-](?=\s|$)|\d+[.)](?=\s|$)|(?=[-=]+\s*$)[-=])")
 """A first character that would make the line a heading, quote, list or setext underline."""

@@ -71,7 +71,6 @@ def test_relevance_level_applies_to_binary_measures_but_not_ndcg():
     ([("q1", "a", 1)], {"q1": ["a"]}, "RR", "qrels must map"),
     ({"q1": ["a"]}, {"q1": ["a"]}, "RR", "must map doc ids to grades"),
     ({}, {"q1": ["a"]}, "RR", "no query has both judgments and a ranking"),
-    (QRELS, {"q1": ["a"]}, [], "no measures given"),
     (QRELS, {"q1": ["a"]}, ["RR", "MAP@x"], "unknown measure 'MAP@x'"),
 ])
 def test_bad_batch_input_says_what_is_wrong(qrels, run, measures, message):
@@ -97,3 +96,8 @@ def test_trec_text_formats():
                           ("q Q0 a 1 1 r\nq Q0 a 2 0 r\n", "appears twice")]:
         with pytest.raises(ValidationError, match=message):
             read_run_text(text)
+
+
+def test_no_measure_gives_no_value_as_pytrec_eval():
+    """Issue 37: measures=[] raised; pytrec_eval answers with no values (irlab.Evaluator: each query, empty)."""
+    assert irlab.evaluate(QRELS, {"q1": ["a"]}, []) == {} == irlab.evaluate(QRELS, {"q1": ["a"]}, [], per_query=True)
