@@ -18,7 +18,9 @@ score}}`` or ``{query: [doc, ...]}``, a :class:`~irlab.runs.trec.RunTable`, or a
 Measures are named as in trec_eval's ``-m`` (``P.5,10``, ``ndcg_cut``, ``official``, keyed by the
 names trec_eval prints: ``P_5``, ``ndcg_cut_10``) or as IR Lab and ir_measures name them
 (``nDCG@10``, keyed as given). ``measures=[]`` is allowed and answers as pytrec_eval does: each
-evaluated query with no value (``{query: {}}``), and an empty summary.
+evaluated query with no value (``{query: {}}``), and an empty summary. A run that ranks no judged
+query at all is refused with both files' queries named (pytrec_eval returns ``{}``: usually a run
+for another track, or ids written differently).
 """
 
 from __future__ import annotations
