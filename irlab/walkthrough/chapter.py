@@ -60,17 +60,9 @@ class Setting:
     format: Callable[[Any], str] = str
     applies: Callable[[Any, Chapter], bool] = _always
     note: Callable[[Any, Chapter], str] = _no_note
-    current: Callable[[Any, Chapter], Any] | None = None
-    """The value in effect when it depends on the chapter (the relevance mode: each chapter's example has its own);
-    None: the learner's choice, else ``default``."""
-    in_link: bool = True
-    """Whether the link carries it under its own name (the relevance mode travels as ``rel``, written by
-    :mod:`irlab.walkthrough.urlstate` itself)."""
 
-    def value(self, state: Any, chapter: Chapter | None = None) -> Any:
-        """The value in effect: the learner's choice, else the chapter's or the default."""
-        if self.current is not None and chapter is not None:
-            return self.current(state, chapter)
+    def value(self, state: Any) -> Any:
+        """The value in effect: the learner's choice, else the default."""
         chosen = getattr(state, self.name)
         return self.default if chosen is None else chosen
 

@@ -155,6 +155,14 @@ def dcg_spec(curves: Mapping[str, Curve], k: int, *, large: bool = False) -> Spe
                        y_title="discounted cumulative gain", unit_range=False, large=large)
 
 
+def legend_below(layout: Spec, *, lines: int, large: bool) -> None:
+    """The legend at the figure's foot, under the axis title (placed in the figure's own coordinates, so neither a
+    long title nor a narrow screen puts it on the axis), with room for one entry per line on a phone."""
+    layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "xanchor": "left",
+                        "x": 0}
+    layout["margin"] = {**layout["margin"], "b": 40 + (30 if large else 22) * lines}
+
+
 def dodged(index: int, count: int, width: float = 0.3) -> float:
     """How far series ``index`` of ``count`` is moved sideways from its rank, so that series with equal values
     at a rank sit side by side instead of on top of each other (the values stay exact).
@@ -184,11 +192,9 @@ def ap_terms_spec(per_query: Mapping[str, Breakdown], k: int, *, large: bool = F
             "customdata": [[rank, "relevant: this term counts" if r else "not relevant: adds nothing"]
                            for rank, r in zip(ranks, rel)],
             "hovertemplate": f"{name}: P@%{{customdata[0]}} = %{{y:.4f}} (%{{customdata[1]}})<extra></extra>"})
-    layout = _layout(title="Precision@k at each rank; filled markers are relevant ranks, the terms AP adds up",
-                     x_title="rank k", y_title="Precision@k", large=large, height=380)
-    # the long title takes the top: the legend goes under the plot
-    layout["legend"] = {"orientation": "h", "yanchor": "top", "y": -0.28, "xanchor": "left", "x": 0}
-    layout["margin"] = {**layout["margin"], "b": 70}
+    layout = _layout(title="Precision@k at each rank (filled: a term of AP)", x_title="rank k",
+                     y_title="Precision@k", large=large, height=400)
+    legend_below(layout, lines=len(per_query), large=large)
     layout["hovermode"] = "closest"
     layout["yaxis"]["range"] = [-0.05, 1.1]
     layout["xaxis"]["range"] = [0.5, max(k, 1) + 0.5]

@@ -37,8 +37,7 @@ from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 
 ORDER_PARAMS = {WHITE_CAT: "order_white_cat", DARK_CAT: "order_dark_cat"}
-SETTINGS: dict[str, Setting] = {setting.name: setting for chapter in CHAPTERS for setting in chapter.settings
-                                if setting.in_link}
+SETTINGS: dict[str, Setting] = {setting.name: setting for chapter in CHAPTERS for setting in chapter.settings}
 """The controls chapters add beside K (``level``, ``returned``, ...), each a URL parameter of its own name."""
 KNOWN = {"order", "k", "rel", "grades", "present", *ORDER_PARAMS.values(), *SETTINGS}
 MAX_VALUE_LENGTH = 200
@@ -171,7 +170,7 @@ def params_from_state(state: WalkthroughState, chapter: Chapter) -> dict[str, st
         for query, name in ORDER_PARAMS.items():
             params[name] = ",".join(state.query_order(query))
     for setting in chapter.settings:  # a setting the learner chose, where the chapter offers it
-        if setting.in_link and getattr(state, setting.name) is not None and setting.applies(state, chapter):
+        if getattr(state, setting.name) is not None and setting.applies(state, chapter):
             params[setting.name] = str(getattr(state, setting.name))
     if state.present:
         params["present"] = "1"

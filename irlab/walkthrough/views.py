@@ -27,7 +27,7 @@ from irlab.explain.formula import format_number
 from irlab.metrics.confusion import CLASS_LABELS, explain_confusion_at_k
 from irlab.scenarios.cats_in_boxes import BINARY_QUERIES, CAT_IN_A_BOX
 from irlab.walkthrough.chapter import Chapter, Setting
-from irlab.walkthrough.state import MAIN_TARGET, MODE_QUERY, MODES, SCENARIO, WalkthroughState
+from irlab.walkthrough.state import MAIN_TARGET, MODE_QUERY, SCENARIO, WalkthroughState
 
 
 @dataclass(frozen=True)
@@ -264,25 +264,6 @@ def _level_note(state: WalkthroughState, chapter: Chapter) -> str:
     level = state.effective_level(chapter)
     return f"Relevant: grade \u2265 {level} (trec_eval's -l {level})."
 
-
-def _not_binary_only(state: WalkthroughState, chapter: Chapter) -> bool:
-    return not chapter.binary_only
-
-
-def _mode_note(state: WalkthroughState, chapter: Chapter) -> str:
-    if chapter.binary_only:
-        return "Binary only here: this chapter's three queries are judged relevant or not."
-    if state.effective_mode(chapter) == "graded":
-        return "\u201cwhite cat in a box\u201d, graded 0 (no box) to 4 (a white cat in a box)."
-    return "\u201ccat in a box\u201d, judged relevant or not."
-
-
-RELEVANCE_MODE = Setting(
-    "mode", "Relevance", "Binary: relevant or not (\u201ccat in a box\u201d). Graded: 0 (no box) to 4 (a white cat in "
-    "a box), for \u201cwhite cat in a box\u201d.", MODES, "binary", "the relevance mode", buttons=True,
-    format={"binary": "Binary", "graded": "Graded 0\u20134"}.get, applies=_not_binary_only, note=_mode_note,
-    current=lambda state, chapter: state.effective_mode(chapter), in_link=False)
-"""Binary or graded relevance: every chapter offers it beside K (the chapters of three binary queries say why not)."""
 
 RELEVANCE_LEVEL = Setting(
     "level", "Relevant from grade",

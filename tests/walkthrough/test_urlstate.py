@@ -37,7 +37,7 @@ def test_every_state_round_trips_through_its_link(state, chap):
     if chap.binary_only:
         assert restored.query_orders == state.query_orders
     for setting in chap.settings:  # what the chapter offers comes back (the relevance level only in graded mode)
-        if setting.in_link and setting.applies(state, chap):
+        if setting.applies(state, chap):
             assert getattr(restored, setting.name) == getattr(state, setting.name), setting.name
 
 

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
+from irlab.ui.walkthrough.controls import mode_control
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.state import WalkthroughState
 
 
 def chapter_intro(chapter: Chapter, state: WalkthroughState, preset, leave_presentation) -> None:
-    """Title with the one-click preset of the sources' example beside it (and, presenting, a button back to the
-    normal view: the sidebar, where the switch lives, is folded away), then the summary (not when presenting).
-    The buttons share the title's row so that the tiles and the numbers fit the first screen at 1280x800."""
+    """Title with the relevance switch and the one-click preset of the sources' example beside it (and, presenting, a
+    button back to the normal view: the sidebar, where the switch lives, is folded away), then the summary (not when
+    presenting). The controls share the title's row so that the tiles and the numbers fit the first screen at
+    1280x800, and a phone shows the relevance switch at the top of the page."""
     with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
         st.title(f"{chapter.number}. {chapter.title}", width="content")
+        mode_control(state, chapter)
         st.button("The sources' example", key=f"preset-{chapter.slug}", on_click=preset,
                   icon=":material/restart_alt:",
                   help=f"{chapter.preset_label}: K, the relevance mode and every ranking as in the sources.")

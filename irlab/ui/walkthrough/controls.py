@@ -2,10 +2,10 @@
 sidebar.
 
 Above the tiles, drawn by the live region itself (:func:`live_controls`): a change of K costs no run, and the
-others (the relevance mode is one of the chapter's settings) one run of the region only. In the sidebar (Streamlit
-widgets): presentation mode, the link, start over. The widgets hold no state of their own: each run seeds them
-from the learner's state, and their callbacks write the learner's state, so the values persist when moving between
-chapters (Streamlit forgets the widgets of pages that are not shown).
+others one run of the region only. In the chapter's title row: the relevance mode (:func:`mode_control`). In the
+sidebar (Streamlit widgets): presentation mode, the link, start over. The widgets hold no state of their own: each
+run seeds them from the learner's state, and their callbacks write the learner's state, so the values persist when
+moving between chapters (Streamlit forgets the widgets of pages that are not shown).
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from irlab.ui.walkthrough.state import current_state, set_state
 from irlab.walkthrough.chapter import Setting
 from irlab.walkthrough.chapters import Chapter
 from irlab.walkthrough.history import History
-from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO, WalkthroughState
+from irlab.walkthrough.state import DEFAULT_STATE, MODES, SCENARIO, WalkthroughState
 
 PRESENT_WIDGET = "irlab.widget.present"
+MODE_WIDGET = "irlab.widget.mode"
 
 
 def seed_widget(key: str, value: object) -> None:
@@ -71,7 +72,7 @@ def setting_json(state: WalkthroughState, chapter: Chapter, setting: Setting) ->
     only its note."""
     return {"name": setting.name, "label": setting.label, "help": setting.help, "buttons": setting.buttons,
             "applies": setting.applies(state, chapter), "note": setting.note(state, chapter),
-            "value": str(setting.value(state, chapter)),
+            "value": str(setting.value(state)),
             "choices": [{"value": str(choice), "label": setting.format(choice)} for choice in setting.choices]}
 
 
@@ -94,9 +95,24 @@ def apply_control(state: WalkthroughState, chapter: Chapter, control: Mapping[st
     return None
 
 
+MODE_LABELS = {"binary": "Binary", "graded": "Graded 0\u20134"}
+
+
+def mode_control(state: WalkthroughState, chapter: Chapter) -> None:
+    """Binary or graded relevance, in the chapter's title row: in the sidebar, a phone hid it behind a 28 px button.
+    The chapters of three binary queries show it disabled, and say why in its help."""
+    seed_widget(MODE_WIDGET, "binary" if chapter.binary_only else state.effective_mode(chapter))
+    st.segmented_control(
+        "Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get, required=True, width="content",
+        disabled=chapter.binary_only, on_change=lambda: _update(mode=st.session_state[MODE_WIDGET]),
+        help=("Binary only here: this chapter's three queries are judged relevant or not." if chapter.binary_only
+              else "Binary: \u201ccat in a box\u201d, relevant or not. Graded: \u201cwhite cat in a box\u201d, "
+                   "0 (no box) to 4 (a white cat in a box)."))
+
+
 def sidebar_controls(state: WalkthroughState, chapter: Chapter) -> None:
-    """Presentation mode, the share link and "start over" (the relevance mode is a setting of the live region, beside
-    K: in the sidebar, a phone hid it behind a 28 px button)."""
+    """Presentation mode, the share link and "start over" (the relevance mode is in the chapter's title row,
+    :func:`mode_control`)."""
     with st.sidebar:
         seed_widget(PRESENT_WIDGET, state.present)
         st.toggle("Presentation mode", key=PRESENT_WIDGET, help="Larger type and tiles, less text: for a projector.",

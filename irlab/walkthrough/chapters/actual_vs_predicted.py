@@ -25,7 +25,6 @@ from irlab.walkthrough.screens import Block, Columns, Formulas, Numbers, Tiles, 
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
 from irlab.walkthrough.views import (
     RELEVANCE_LEVEL,
-    RELEVANCE_MODE,
     Headline,
     TileRow,
     main_row,
@@ -171,5 +170,5 @@ CHAPTER = Chapter(
           "**order-aware** ones (how high did they come?)."),
     cons=("Counting TP/FP/FN/TN ignores the order inside the top K: rank 1 and rank K count the same.",),
     view=confusion_view, screen=screen, steps=steps, class_numbers=tuple(CLASS_LABELS), class_number=class_number,
-    settings=(RELEVANCE_MODE, RELEVANCE_LEVEL),
+    settings=(RELEVANCE_LEVEL,),
 )

@@ -14,7 +14,6 @@ from irlab.walkthrough.numbers import ChapterNumber, over_binary_queries, single
 from irlab.walkthrough.screens import Block, Chart, Numbers, breakdown, per_query_blocks, plain_text
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
 from irlab.walkthrough.views import (
-    RELEVANCE_MODE,
     Headline,
     MeanView,
     binary_quantity,
@@ -154,5 +153,4 @@ CHAPTER = Chapter(
     binary_only=True,
     view=map_view, screen=screen, steps=steps, class_number=class_number,
     class_numbers=("MAP@K", *(f"AP@K:{q}" for q in BINARY_QUERIES)), tile_rows=binary_row_targets(),
-    settings=(RELEVANCE_MODE,),
 )

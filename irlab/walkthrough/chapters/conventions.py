@@ -27,7 +27,7 @@ from irlab.walkthrough.screens import (
     table_block,
 )
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
-from irlab.walkthrough.views import RELEVANCE_MODE, TileRow, main_row, once_per_state
+from irlab.walkthrough.views import TileRow, main_row, once_per_state
 
 
 @dataclass(frozen=True)
@@ -250,5 +250,5 @@ CHAPTER = Chapter(
                   "legitimate; their numbers differ.",),
     view=conventions_view, screen=screen, steps=steps, class_number=class_number,
     class_numbers=tuple(f"{topic}:{v.name}" for topic, variants in CONVENTIONS.items() for v in variants),
-    settings=(RELEVANCE_MODE, RETURNED),
+    settings=(RETURNED,),
 )

@@ -20,7 +20,6 @@ from irlab.walkthrough.numbers import ChapterNumber, over_binary_queries, single
 from irlab.walkthrough.screens import Block, Numbers, Paragraph, breakdown, per_query_blocks, plain_text
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
 from irlab.walkthrough.views import (
-    RELEVANCE_MODE,
     Headline,
     MeanView,
     binary_quantity,
@@ -135,5 +134,4 @@ CHAPTER = Chapter(
     uses_k=False, binary_only=True,
     view=mrr_view, screen=screen, steps=steps, class_number=class_number,
     class_numbers=("MRR", "MRR@K", *(f"RR:{q}" for q in BINARY_QUERIES)), tile_rows=binary_row_targets(),
-    settings=(RELEVANCE_MODE,),
 )

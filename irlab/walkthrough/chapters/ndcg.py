@@ -36,15 +36,7 @@ from irlab.walkthrough.screens import (
     plain_text,
 )
 from irlab.walkthrough.state import MODE_QUERY, SCENARIO, WalkthroughState
-from irlab.walkthrough.views import (
-    RELEVANCE_MODE,
-    Headline,
-    Quantity,
-    TileRow,
-    main_row,
-    once_per_state,
-    ranking_and_judgments,
-)
+from irlab.walkthrough.views import Headline, Quantity, TileRow, main_row, once_per_state, ranking_and_judgments
 
 
 @dataclass(frozen=True)
@@ -226,5 +218,4 @@ CHAPTER = Chapter(
                   "notebook prints (0.73).",),
     view=ndcg_view, screen=screen, steps=steps, class_number=class_number,
     class_numbers=("CG@K", "DCG@K", "IDCG@K", "nDCG@K"),
-    settings=(RELEVANCE_MODE,),
 )

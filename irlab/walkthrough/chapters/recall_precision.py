@@ -18,7 +18,6 @@ from irlab.walkthrough.screens import Block, Chart, Columns, Numbers, Tiles, bre
 from irlab.walkthrough.state import MODE_QUERY, SCENARIO, WalkthroughState
 from irlab.walkthrough.views import (
     RELEVANCE_LEVEL,
-    RELEVANCE_MODE,
     Headline,
     TileRow,
     main_row,
@@ -204,5 +203,5 @@ CHAPTER = Chapter(
                   "items actually returned when fewer than K come back (see Conventions).",),
     view=recall_precision_view, screen=screen, steps=steps, class_number=class_number,
     class_numbers=("Recall@K", "Precision@K"),
-    settings=(RELEVANCE_MODE, RELEVANCE_LEVEL),
+    settings=(RELEVANCE_LEVEL,),
 )

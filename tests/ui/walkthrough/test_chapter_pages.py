@@ -61,7 +61,7 @@ def test_a_tile_move_changes_ndcg_but_not_recall(pages, tile_change, shown_metri
 
 def test_relevance_toggle_switches_queries(shown_metrics, open_page):
     at = open_page("recall-precision")
-    send_message(at, "control", action="setting", name="mode", value="graded")  # the region's Relevance buttons
+    at.button_group(key="irlab.widget.mode").set_value("graded").run()  # the title row's Relevance switch
     ranking = list(CATS_IN_BOXES.query("cat-in-a-box").default_ranking)
     assert shown_metrics(at)["Precision@2"] == shown(irlab.precision_at_k(ranking, GRADES, 2)) == "0.5"
     send_message(at, "k", k=3)
@@ -234,11 +234,9 @@ def test_each_headline_number_shows_its_change_after_a_move(open_page, shown_blo
 
 def test_binary_only_chapters_disable_the_relevance_control_with_the_reason(open_page):
     at = open_page("mrr")
-    [relevance] = [s for s in region_data(at)["controls"]["settings"] if s["name"] == "mode"]
-    assert not relevance["applies"] and relevance["value"] == "binary" and "Binary only here" in relevance["note"]
-    send_message(at, "control", action="setting", name="mode", value="graded")  # ignored: no grades here
-    assert region_data(at)["controls"]["settings"][0]["value"] == "binary"
-    assert not at.radio  # the switch is beside K, not in the sidebar (a phone folds the sidebar away)
+    relevance = at.button_group(key="irlab.widget.mode")
+    assert relevance.disabled and relevance.value == "binary" and "Binary only here" in relevance.help
+    assert not at.sidebar.get("button_group")  # in the title row, not the sidebar (a phone folds the sidebar away)
 
 
 @pytest.mark.parametrize("index", [0, 3, -1], ids=["first", "fourth", "last"])

@@ -85,7 +85,7 @@ def _open(open_page, slug: str, tile_change) -> tuple:
     """A chapter in graded mode where it has it, after a move (so that numbers have changes), as a browser holds it."""
     at = open_page(slug)
     if slug in GRADED:
-        send_message(at, "control", action="setting", name="mode", value="graded")
+        at.button_group(key="irlab.widget.mode").set_value("graded").run()
     at.session_state[REGION] = tile_change("2 1 3 4 5 6 7 8", row=next(iter(_chapter(slug).tile_rows)))
     at.run()
     browser = Browser()
