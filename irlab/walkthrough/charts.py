@@ -234,3 +234,32 @@ def describe_conventions(rows: Sequence[tuple[str, str, float, bool]]) -> str:
     return "Values under each convention: " + "; ".join(
         f"{group}, {variant}: {format_number(value)}{' (default)' if is_default else ''}"
         for group, variant, value, is_default in rows) + "."
+
+
+def attention_spec(weights: Mapping[str, Sequence[float]], k: int, *, large: bool = False) -> Spec:
+    """How much each rank counts for each model of the user, over ranks 1..N (one line each); K marked."""
+    traces = []
+    for (name, values), (colour, dash, symbol) in zip(weights.items(), SERIES_STYLES):
+        ranks = list(range(1, len(values) + 1))
+        traces.append({
+            "type": "scatter", "x": ranks, "y": list(values), "name": name, "mode": "lines+markers",
+            "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 3},
+            "marker": {"symbol": symbol, "size": 10, "color": OKABE_ITO[colour]},
+            "hovertemplate": f"{name}, rank %{{x}}: %{{y:.4f}}<extra></extra>"})
+    k_line, k_label = _k_marker(k, large)
+    layout = _layout(title="How much each rank counts", x_title="rank", y_title="weight", large=large, height=400)
+    legend_below(layout, lines=len(weights), large=large)
+    layout["yaxis"]["range"] = [-0.05, 1.1]
+    layout["shapes"], layout["annotations"] = [k_line], [k_label]
+    return {"data": traces, "layout": layout}
+
+
+def describe_attention(weights: Mapping[str, Sequence[float]]) -> str:
+    """Words for :func:`attention_spec`: each model's weight at the first, second and last rank.
+
+    >>> describe_attention({"RBP, p = 0.5": [1, 0.5, 0.25]})
+    'How much each rank counts. RBP, p = 0.5: 1 at rank 1, 0.5 at rank 2, 0.25 at rank 3.'
+    """
+    parts = [f"{name}: {format_number(values[0])} at rank 1, {format_number(values[1])} at rank 2, "
+             f"{format_number(values[-1])} at rank {len(values)}" for name, values in weights.items()]
+    return "How much each rank counts. " + "; ".join(parts) + "."

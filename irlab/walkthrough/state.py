@@ -2,7 +2,8 @@
 
 The state is what the learner controls: the shared ranking of the eight pictures, K, the
 relevance mode, edited grades, the rankings of the two other MRR/MAP queries, how many items
-the system returned (Conventions), and presentation mode. ``None`` for K or the mode means
+the system returned (Conventions), the relevance level (chapters 1-2), the user's persistence p
+(chapter 7), and presentation mode. ``None`` for K or the mode means
 "not chosen yet": each chapter then uses its sources' example (:mod:`irlab.walkthrough.chapters`).
 A change is a new state; :mod:`irlab.walkthrough.urlstate` turns a state into URL parameters and back.
 """
@@ -38,6 +39,7 @@ class WalkthroughState:
     returned: int | None = None
     present: bool = False
     level: int | None = None
+    persistence: float | None = None
 
     def effective_k(self, chapter: Chapter) -> int:
         """K as shown in ``chapter``: the learner's, else the chapter's example."""

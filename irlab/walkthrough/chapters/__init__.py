@@ -14,7 +14,15 @@ metrics in tests/walkthrough/test_guide.py and tests/ui/walkthrough/test_text_fo
 from __future__ import annotations
 
 from irlab.walkthrough.chapter import Chapter
-from irlab.walkthrough.chapters import actual_vs_predicted, average_precision, conventions, mrr, ndcg, recall_precision
+from irlab.walkthrough.chapters import (
+    actual_vs_predicted,
+    average_precision,
+    conventions,
+    mrr,
+    ndcg,
+    recall_precision,
+    user_model,
+)
 
 CHAPTERS: tuple[Chapter, ...] = (
     actual_vs_predicted.CHAPTER,
@@ -23,6 +31,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     average_precision.CHAPTER,
     ndcg.CHAPTER,
     conventions.CHAPTER,
+    user_model.CHAPTER,
 )
 """The chapters, in order (their numbers are 1, 2, ...)."""
 
