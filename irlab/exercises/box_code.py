@@ -31,7 +31,7 @@ WORKERS = ("box_init.py", "call_worker.py", "grade_worker.py")
 SHIPPED = {
     "box_init.py": "0c1279ef017cdc36328e6e23e69056f346ba9c14176a76c93930969e51c3cd3f",
     "call_worker.py": "42d48dbd3af4883252909c3eb18816b2978c2165d2022898baac3274baf69250",
-    "grade_worker.py": "4d7d431a6b46ed01efa1f195201f8e28caaafc03466b3c4413efdfcb3c7451f8",
+    "grade_worker.py": "65d83779d0f6518362a32dcb83a9e13c360cb5bf8d9881b8a9a90663167e5671",
 }
 """The SHA-256 of each script as this version of IR Lab ships it."""
 _FOLDER = Path(__file__).resolve().parent

@@ -1,9 +1,10 @@
 """Runs a submitted notebook's cells in a Jupyter kernel, inside a box, and says how each cell ended.
 
-    python -I grade_worker.py CONFIG_JSON < NOTEBOOK_JSON
+    python -I -c SOURCE CONFIG_JSON < NOTEBOOK_JSON
 
-Started by :mod:`irlab.exercises.grading` inside a box (:mod:`irlab.exercises.sandbox`); run as a
-script that needs only nbformat and nbclient, not irlab. The notebook on stdin holds only the
+Started by :mod:`irlab.exercises.grading` inside a box (:mod:`irlab.exercises.sandbox`), with this
+file's text as the grader holds it (:mod:`irlab.exercises.box_code`); it needs only nbformat and
+nbclient, not irlab. The notebook on stdin holds only the
 cells to run (the grader leaves IR Lab's check cells out), each with its number in the submitted
 notebook in ``metadata.irlab_cell``. Each cell gets ``cell_seconds``; a cell still running then
 is interrupted, and when the kernel does not answer within ``grace_seconds`` after that (a loop in
@@ -12,10 +13,12 @@ that had run are run again in the new kernel, and the next cells run: a slow cel
 depends on it.
 
 It prints one JSON line per cell, as it ends: ``{"cell": N, "status": "ok" | "error" | "timeout"
-| "restarted", "error": "Name: message"}``, and ``{"kernel": "failed", "reason": ...}`` when no
-kernel starts. Nothing here is trusted by the grader: the lines only decide which of the
-student's own cells the evaluation leaves out (those that ran out of time), and the values are
-computed elsewhere (:mod:`irlab.exercises.call_worker`).
+| "restarted" | "died", "error": "Name: message"}`` ("died": the cell ended its kernel, which was
+restarted), and ``{"kernel": "failed", "reason": ...}`` when no kernel starts. Nothing the cells
+print is kept (an endless ``print`` would otherwise fill this process's memory). Nothing here is
+trusted by the grader: the lines only decide which of the student's own cells the evaluation leaves
+out (those that ran out of time), and the values are computed elsewhere
+(:mod:`irlab.exercises.call_worker`).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ def main(config_json: str) -> int:
         error_on_timeout={"ename": TIMEOUT_MARK, "evalue": f"more than {cell_seconds} s", "traceback": []},
         resources={"metadata": {"path": os.getcwd()}}, on_cell_executed=keep_reply)
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    client.output = lambda outs, msg, display_id, cell_index: None  # keep no output: only how each cell ended counts
 
     def start() -> None:
         client.km = client.create_kernel_manager()
@@ -87,10 +91,10 @@ def main(config_json: str) -> int:
             reply = run(index, cell_seconds)
             line = {"cell": number, "status": "ok"}
             if reply.get("ename") == TIMEOUT_MARK or reply.get("ename") == "DeadKernelError":
-                line["status"] = "timeout" if reply.get("ename") == TIMEOUT_MARK else "error"
+                line["status"] = "timeout" if reply.get("ename") == TIMEOUT_MARK else "died"
                 line["error"] = f"{reply.get('ename')}: {reply.get('evalue')}"
                 if reply.get("ename") == "DeadKernelError" or not answers():
-                    line["status"] = "restarted" if line["status"] == "timeout" else "error"
+                    line["status"] = "restarted" if line["status"] == "timeout" else "died"
                     client._cleanup_kernel()
                     start()
                     for earlier in done:  # the new kernel knows nothing yet: what had run runs again

@@ -321,7 +321,8 @@ def _run_notebook(cells: list[_Cell], preamble: str, limits: Limits, isolation: 
             continue
         if report.get("kernel") == "failed":  # said before any of the submission's code ran in this box
             notes.append(f"the notebook's kernel did not start ({printable(report.get('reason', ''), 120)})")
-        elif isinstance(report.get("cell"), int) and report.get("status") in ("ok", "error", "timeout", "restarted"):
+        elif isinstance(report.get("cell"), int) and report.get("status") in ("ok", "error", "timeout", "restarted",
+                                                                              "died"):
             statuses[report["cell"]] = report
     for number, report in sorted(statuses.items()):
         if report["status"] == "timeout":
@@ -329,8 +330,15 @@ def _run_notebook(cells: list[_Cell], preamble: str, limits: Limits, isolation: 
         elif report["status"] == "restarted":
             notes.append(f"cell {number} took longer than {limits.cell_seconds} s and ignored the interrupt: the "
                          "kernel was restarted and the next cells ran")
+        elif report["status"] == "died":
+            notes.append(f"cell {number} ended its kernel (out of memory, or it exited): the kernel was restarted "
+                         "and the next cells ran")
+    unreported = [cell.number for cell in to_run[1:] if cell.number not in statuses]
     if run.timed_out:
         notes.append(f"the notebook run was stopped after {limits.total_seconds} s in all")
+    elif unreported and not any(note.startswith("the notebook's kernel did not start") for note in notes):
+        notes.append(f"the notebook run ended before cell {unreported[0]} had run (its processes ended: out of "
+                     "memory, or too much output)")
     if run.oom_kills:
         notes.append(f"the memory limit ({limits.memory_mb} MB for the notebook) ended "
                      f"{run.oom_kills} process{'es' if run.oom_kills != 1 else ''}")

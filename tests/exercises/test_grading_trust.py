@@ -220,8 +220,9 @@ def test_a_classmates_notebook_and_the_feedback_folder_cannot_be_written(classma
 
 def test_endless_output_costs_only_its_cell(classmates):
     row = _rows(classmates[1])["flood.ipynb"]
-    assert row["total"] == "6", row  # the cell ran out of time (or memory); the functions were graded as usual
-    assert "cell 5" in row["notebook errors"]
+    assert row["total"] == "6", row  # the cell ran out of time; the functions were graded as usual
+    # interrupted, or (a kernel busy printing may not answer the interrupt in time) restarted
+    assert row["notebook errors"].startswith("cell 5 took longer than 10 s and "), row
 
 
 @needs_files
