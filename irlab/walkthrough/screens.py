@@ -131,6 +131,11 @@ def breakdown(key: str, item: Breakdown, *, heading: str = "", table: bool = Tru
     return Formulas(key, tuple(display_latex(item)), heading, shown, tuple(item.notes))
 
 
+def rank_table(key: str, item: Breakdown, *, heading: str = "") -> Formulas:
+    """A breakdown's rank-by-rank table and notes, without its formulas (shown elsewhere on the screen)."""
+    return Formulas(key, (), heading, table_block(key + "-table", *item.table(SCENARIO.labels())), tuple(item.notes))
+
+
 def table_block(key: str, headers: Sequence[object], cells: Sequence[Sequence[object]]) -> Table:
     return Table(key, tuple(str(h) for h in headers), tuple(tuple(str(c) for c in row) for row in cells))
 

@@ -30,10 +30,11 @@ from irlab.walkthrough.screens import (
     Heading,
     Numbers,
     Pictures,
+    Tabs,
     Tiles,
-    breakdown,
     formulas,
     plain_text,
+    rank_table,
 )
 from irlab.walkthrough.state import MODE_QUERY, SCENARIO, WalkthroughState
 from irlab.walkthrough.views import Headline, Quantity, TileRow, main_row, once_per_state, ranking_and_judgments
@@ -97,8 +98,9 @@ def screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
             Heading("ideal-heading", "The ideal order (what IDCG scores)"),
             Pictures("ideal", view.ideal_order, tuple(view.ideal_badges)),
             Columns("formulas", (formulas("cg-ndcg", view.cg, view.ndcg), formulas("dcg-idcg", dcg, idcg))),
-            curves, breakdown("dcg", dcg, heading=f"DCG@{view.k}, rank by rank"),
-            breakdown("ndcg", view.ndcg, heading="NDCG@k beside the ideal order"),
+            curves,
+            Tabs("tables", (f"DCG@{view.k}, rank by rank", "NDCG@k beside the ideal order"),
+                 (rank_table("dcg", dcg), rank_table("ndcg", view.ndcg))),
             *plain_text([view.cg, dcg, idcg, view.ndcg], state))
 
 

@@ -14,7 +14,7 @@ from irlab.walkthrough import charts
 from irlab.walkthrough.chapter import Chapter
 from irlab.walkthrough.guide import EXACT, N, Step, changes, give_top_grade, listed, shown, swap_items, with_grade
 from irlab.walkthrough.numbers import ChapterNumber, level_words, query_words, single_query
-from irlab.walkthrough.screens import Block, Chart, Columns, Numbers, Tiles, breakdown, formulas, plain_text
+from irlab.walkthrough.screens import Block, Chart, Columns, Numbers, Tiles, formulas, plain_text, rank_table
 from irlab.walkthrough.state import MODE_QUERY, SCENARIO, WalkthroughState
 from irlab.walkthrough.views import (
     RELEVANCE_LEVEL,
@@ -70,7 +70,7 @@ def screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
                    charts.describe_curves(view.curves, view.k))
     return (Numbers("numbers", view.headline), Tiles(view.row.key, view.row),
             Columns("formulas", (formulas("recall", view.recall), formulas("precision", view.precision))),
-            curves, breakdown("which", view.recall, heading=f"Which pictures count at K = {view.k}"),
+            curves, rank_table("which", view.recall, heading=f"Which pictures count at K = {view.k}"),
             *plain_text([view.recall, view.precision], state))
 
 
