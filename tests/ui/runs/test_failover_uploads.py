@@ -79,6 +79,8 @@ def test_the_files_a_failover_lost_are_named_and_taken_again(browser, tmp_path):
 
         uploaders = page.get_by_test_id("stFileUploaderDropzoneInput")
         uploaders.nth(0).set_input_files(str(qrels))
+        page.get_by_text("Read qrels.txt").wait_for(timeout=60_000)  # one upload at a time: each reruns the page
+        wait_for_app(page)
         uploaders.nth(1).set_input_files(str(first))
         page.get_by_text("Read first.txt").wait_for(timeout=60_000)
         wait_for_app(page)
