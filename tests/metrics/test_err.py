@@ -20,7 +20,7 @@ from irlab.runs.evaluate import evaluate_tables
 from irlab.runs.trec import parse_qrels, parse_run, read_qrels_file, read_run_file
 from tests.cli.conftest import run_command
 
-# ir_measures' tests/test_gdeval.py, test_ERR (github.com/terrierteam/ir_measures): its qrels, its run, and the values
+# ir_measures' test_ERR in test_gdeval.py of its tests folder (github.com/terrierteam/ir_measures): its qrels, its run, and the values
 # it expects from gdeval (5 decimals, as gdeval prints them).
 IR_MEASURES_QRELS = b"""0 0 D0 0
 0 0 D1 1
