@@ -20,8 +20,8 @@ from irlab.runs.evaluate import evaluate_tables
 from irlab.runs.trec import parse_qrels, parse_run, read_qrels_file, read_run_file
 from tests.cli.conftest import run_command
 
-# ir_measures' test_ERR in test_gdeval.py of its tests folder (github.com/terrierteam/ir_measures): its qrels, its run, and the values
-# it expects from gdeval (5 decimals, as gdeval prints them).
+# ir_measures' test_ERR in test_gdeval.py of its tests folder (github.com/terrierteam/ir_measures): its qrels, its
+# run, and the values it expects from gdeval (5 decimals, as gdeval prints them).
 IR_MEASURES_QRELS = b"""0 0 D0 0
 0 0 D1 1
 0 0 D2 1
@@ -65,7 +65,8 @@ def test_the_first_case_by_hand():
     explained = explain_err_at_k(["D0", "D2", "D3", "D1", "D4"], {"D0": 0, "D1": 1, "D2": 1, "D3": 2, "D4": 0}, 20)
     assert explained.value == pytest.approx(expected, abs=1e-15) and round(expected, 5) == 0.10175
     assert [row["reach"] for row in explained.rows][:4] == [1.0, 1.0, 15 / 16, 15 / 16 * 13 / 16]
-    assert explained.plugged_text.startswith("ERR@20 ≈ (0.0625 * 1) / 2 + (0.1875 * 0.9375) / 3 + (0.0625 * 0.7617) / 4")
+    assert explained.plugged_text.startswith(
+        "ERR@20 ≈ (0.0625 * 1) / 2 + (0.1875 * 0.9375) / 3 + (0.0625 * 0.7617) / 4")
 
 
 def _gdeval():
