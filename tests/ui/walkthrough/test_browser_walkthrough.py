@@ -75,7 +75,8 @@ def test_the_slider_moves_k(app_page):
 def test_the_relevance_toggle_switches_modes(app_page):
     app_page.open("actual-vs-predicted")
     assert app_page.metric("FN") == "3"
-    app_page.page.locator('[data-testid="stButtonGroup"]').get_by_role("button", name="Graded 0\u20134").click()
+    # the relevance switch in the title row: a radio group of two buttons
+    app_page.page.get_by_role("radiogroup", name="Relevance").get_by_role("radio", name="Graded 0\u20134").click()
     counts = irlab.confusion_at_k(list("12345678"), GRADES, 2)
     app_page.wait_for_metric("FN", str(counts.FN))
     assert app_page.metric("TN") == str(counts.TN) == "0"
