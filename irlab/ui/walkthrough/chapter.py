@@ -14,7 +14,7 @@ def chapter_intro(chapter: Chapter, state: WalkthroughState, preset, leave_prese
     button back to the normal view: the sidebar, where the switch lives, is folded away), then the summary (not when
     presenting). The controls share the title's row so that the tiles and the numbers fit the first screen at
     1280x800, and a phone shows the relevance switch at the top of the page."""
-    with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.title(f"{chapter.number}. {chapter.title}", width="content")
         mode_control(state, chapter)
         st.button("The sources' example", key=f"preset-{chapter.slug}", on_click=preset,

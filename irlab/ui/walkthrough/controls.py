@@ -104,6 +104,7 @@ def mode_control(state: WalkthroughState, chapter: Chapter) -> None:
     seed_widget(MODE_WIDGET, "binary" if chapter.binary_only else state.effective_mode(chapter))
     st.segmented_control(
         "Relevance", MODES, key=MODE_WIDGET, format_func=MODE_LABELS.get, required=True, width="content",
+        label_visibility="collapsed",  # the buttons say it (their help too), and the title's row keeps one line
         disabled=chapter.binary_only, on_change=lambda: _update(mode=st.session_state[MODE_WIDGET]),
         help=("Binary only here: this chapter's three queries are judged relevant or not." if chapter.binary_only
               else "Binary: \u201ccat in a box\u201d, relevant or not. Graded: \u201cwhite cat in a box\u201d, "
