@@ -294,6 +294,7 @@ class Tab:
         self.died.set()
         if self.waiting is not None and not self.waiting.done():
             self.waiting.set_exception(ConnectionError("closed"))
+            self.waiting.exception()  # retrieved: a poll nobody waits for need not say so
         for task in self.pollers.values():
             task.cancel()
         self.pollers.clear()

@@ -189,8 +189,7 @@ class StudentSeat:
             locked = rows.lock_class(connection, self._context, me.class_id, now)
             if locked is None:
                 raise ClassNotFound(SEAT_GONE)
-            rows.close_due_rounds(connection, me.class_id, now)
-            target = self._open_round(connection, locked.current_activity_id, round_id, now)
+            target = self._open_round(connection, locked.current_activity_id, round_id, now)  # its timer checked
             earlier = self._earlier(connection, target, me)
             if (again := self._again(target, earlier, send, value)) is not None:
                 return again  # the same send arrived twice at once (two replicas): the first one counted

@@ -18,8 +18,9 @@ Either way it also reads every followed class's pulse every :data:`REFRESH_SECON
 lost while the connection was down), when a class is first followed, when a round's timer runs out
 (the views show it closed at once) and, :data:`~irlab.classroom.rows.TIMER_GRACE` later, it writes the
 round closed (:meth:`~irlab.classroom.ClassStore.close_due`: every replica may; the first one does it).
-A listener is told only when its class's pulse changed. It also says how many students follow each
-class through this replica (:mod:`irlab.classroom.presence`), so the lecturer sees who does not.
+A listener is told only when its class's pulse changed, and a student's page only when its side of it
+did (a classmate's answer wakes the projector, not 500 phones). It also says how many students follow
+each class through this replica (:mod:`irlab.classroom.presence`), so the lecturer sees who does not.
 
 When the store fails, the listeners are told once (``trouble``: one line) and the watcher tries
 again, a little later each time; the error goes to the log once a minute (:mod:`irlab.classroom.logbook`).
@@ -221,8 +222,11 @@ class ClassWatcher:
                 pulse = pulses.get(code)
                 if watched.told and pulse == watched.pulse:
                     continue
-                watched.pulse, watched.told = pulse, True
-                tell.append((list(watched.followers), Update(pulse)))
+                before, watched.pulse, was_told = watched.pulse, pulse, watched.told
+                watched.told = True
+                students_too = not was_told or _student_side(before) != _student_side(pulse)
+                # a classmate's answer changes only the projector's side: 500 phones are not woken for it
+                tell.append(([f for f in watched.followers if students_too or f.seat is None], Update(pulse)))
         for followers, update in tell:
             for follower in followers:
                 follower.listener(update)
@@ -270,6 +274,11 @@ class ClassWatcher:
         for followers, update in tell:
             for follower in followers:
                 follower.listener(update)
+
+
+def _student_side(pulse: Pulse | None) -> dict | None:
+    """What a student's page is told of ``pulse`` (None: the class is gone)."""
+    return None if pulse is None else pulse.student_message()
 
 
 def _timer_due(pulse: Pulse | None, now: float) -> bool:

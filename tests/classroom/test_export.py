@@ -60,3 +60,26 @@ def test_the_export_has_one_row_per_answer_and_round_and_neutralised_cells(store
     counts = [row for row in body if row["activity"] == "2"]
     assert [(r["question"], r["answer"], r["right answer"], r["right"]) for r in counts] == [
         ("FN@2 \u00b7 Actual vs predicted", "3", "3", "yes")]
+
+
+def test_long_exercise_and_choice_answers_are_whole_in_the_csv_and_cut_between_parts_elsewhere(store):
+    """An exercise's answers (one per question) and a multiple choice are written whole into the CSV; the short
+    text kept for lists and receipts is cut after a whole part, never in the middle of one."""
+    new = store.start_class()
+    desk = store.lecturer(new.code, new.key)
+    exercise = desk.add_activity("exercise", {"builtin": "ndcg-exercise"})
+    desk.show(exercise.id)
+    seat = store.join(new.code)
+    view = seat.view().activity
+    typed = {question: f"0.{n:04d}123456789" for n, (question, _) in enumerate(view.question.questions, start=1)}
+    receipt = seat.answer(view.round_id, typed)
+    whole = "; ".join(f"{question}: {text}" for question, text in typed.items())
+    assert len(whole) > 100 and len(receipt.text) <= 100
+    assert receipt.text.endswith(" \u2026") and whole.startswith(receipt.text[:-2])  # cut after a whole answer
+    assert receipt.text[:-2].rsplit("; ", 1)[-1] in [f"{q}: {t}" for q, t in typed.items()]
+    choice = desk.add_activity("choice", {"concept": "grows-with-k"})
+    desk.show(choice.id)
+    chose = seat.answer(seat.view().activity.round_id, ["recall", "precision", "ndcg", "dcg"])
+    rows = {row["kind"]: row for row in csv.DictReader(io.StringIO(desk.export_csv()))}
+    assert rows["An exercise"]["answer"] == whole
+    assert rows["Which is it"]["answer"] == "Recall@K; Precision@K; NDCG@K; DCG@K" == chose.text

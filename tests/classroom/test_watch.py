@@ -141,3 +141,20 @@ def test_a_failing_store_is_said_once_and_the_followers_hear_it_again_when_it_is
         heard.wait_for(lambda u: u.trouble is None and heard.updates.index(u) > heard.updates.index(trouble))
     assert sum("class store error" in r.message for r in caplog.records) == 1  # once a minute, not once a tick
     assert sum(u.trouble is not None for u in heard.updates) == 1
+
+
+def test_a_classmates_answer_wakes_the_projector_not_the_other_phones(store, watcher):
+    new, desk, info = class_with_activity(store)
+    desk.show(info.id)
+    seats = [store.join(new.code) for _ in range(2)]
+    projector, phone = Heard(), Heard()
+    watcher.follow(new.code, projector)
+    watcher.follow(new.code, phone, seat=seats[1].student_number())
+    first = projector.wait_for(lambda u: u.pulse is not None and u.pulse.students == 2).pulse
+    phone.wait_for(lambda u: u.pulse is not None)
+    told = len(phone.updates)
+    seats[0].answer(seats[0].view().activity.round_id, "0.4")
+    projector.wait_for(lambda u: u.pulse.round.answers == 1 and u.pulse.projector > first.projector)
+    desk.close()  # the lecturer's move: every page is told
+    phone.wait_for(lambda u: u.pulse.round.state == CLOSED)
+    assert len(phone.updates) == told + 1

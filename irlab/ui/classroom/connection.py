@@ -16,12 +16,30 @@ process: :func:`store_trouble`).
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from irlab.classroom import ClassStore
 from irlab.classroom.logbook import store_error
 from irlab.ui.shell.client import address_group
 from irlab.ui.shell.client import client_address as shell_client_address
+
+CLASS_RUNS_AT_ONCE = 4
+"""Runs of class pages (a student's screen, the projector) a process draws at the same time; the others wait their
+turn without holding the interpreter. When a question opens, 250 phones per replica rerun within 1.5 s: left to
+themselves, 250 threads share the interpreter (one at a time, 5 ms each), and an answer arriving meanwhile, whose
+route needs the interpreter a dozen times, waits seconds for it; in turns it waits for four."""
+_RUNS = threading.BoundedSemaphore(CLASS_RUNS_AT_ONCE)
+
+
+@contextmanager
+def class_run_turn() -> Iterator[None]:
+    """Draw a class page's run in turn (see :data:`CLASS_RUNS_AT_ONCE`)."""
+    with _RUNS:
+        yield
 
 
 def class_store() -> ClassStore:

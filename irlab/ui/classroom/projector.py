@@ -29,7 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from irlab.classroom.activities.base import REVEALED
 from irlab.classroom.records import ProjectorView
 from irlab.errors import ValidationError
-from irlab.ui.classroom.connection import class_store, store_trouble
+from irlab.ui.classroom.connection import class_run_turn, class_store, store_trouble
 from irlab.ui.classroom.credentials import Credentials
 from irlab.ui.classroom.kinds import pages_of
 from irlab.ui.classroom.links import join_link, unreachable_warning
@@ -144,7 +144,7 @@ def live_projector(credentials: Credentials, address: str, store_id: str) -> Non
 
     @st.fragment
     def projector() -> None:
-        with error_boundary("class"):
+        with error_boundary("class"), class_run_turn():
             try:
                 view = read_view(credentials)
                 if view is None:  # the class has ended: the page says so

@@ -33,7 +33,7 @@ from irlab.classroom.student import StudentSeat
 from irlab.classroom.tokens import normalise_code
 from irlab.errors import ValidationError
 from irlab.ui.classroom import credentials
-from irlab.ui.classroom.connection import class_store, client_address, session_id, store_trouble
+from irlab.ui.classroom.connection import class_run_turn, class_store, client_address, session_id, store_trouble
 from irlab.ui.classroom.credentials import Credentials
 from irlab.ui.classroom.feed import OTHER_STORE
 from irlab.ui.classroom.kinds import pages_of
@@ -141,17 +141,21 @@ def draw(who: Credentials, seat: StudentSeat, store_id: str) -> None:
     """The student's screen as a fragment: the feed first (it reruns only this fragment), then the activity."""
     @st.fragment
     def screen() -> None:
-        try:
-            view = seat.view()
-        except ValidationError:  # the class ended (or the seat with it) since the page ran: the page says so
+        with class_run_turn():
+            try:
+                view = seat.view()
+            except ValidationError:  # the class ended (or the seat with it) since the page ran: the page says so
+                view = None
+            except SQLAlchemyError as error:
+                store_trouble(error, "a student's page")
+                class_feed(student_feed(who.code, who.secret, store_id, None), key=FEED)
+                st.warning(READ_TROUBLE, icon=":material/sync:")
+                return
+            if view is not None:
+                class_feed(student_feed(who.code, who.secret, store_id, view), key=FEED)
+                _screen(who, view, store_id)
+        if view is None:
             st.rerun(scope="app")
-        except SQLAlchemyError as error:
-            store_trouble(error, "a student's page")
-            class_feed(student_feed(who.code, who.secret, store_id, None), key=FEED)
-            st.warning(READ_TROUBLE, icon=":material/sync:")
-            return
-        class_feed(student_feed(who.code, who.secret, store_id, view), key=FEED)
-        _screen(who, view, store_id)
 
     screen()
 
