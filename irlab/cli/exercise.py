@@ -360,14 +360,8 @@ EXIT_NOTHING_GRADED = 1
 
 def _grade(args: argparse.Namespace) -> int:
     from irlab.exercises.feedback import write_atomically, write_feedback
-    from irlab.exercises.grading import (
-        Limits,
-        class_summary,
-        grade_all,
-        gradebook_csv,
-        notebook_grading_problem,
-        submission_files,
-    )
+    from irlab.exercises.gradebook import class_summary, gradebook_csv
+    from irlab.exercises.grading import Limits, grade_all, notebook_grading_problem, submission_files
     from irlab.exercises.roster import read_roster, read_secret, secret_file_warning
     from irlab.exercises.sandbox import BASIC, detect_isolation
 

@@ -25,8 +25,8 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from irlab.exercises.grades import Submission
 from irlab.exercises.mistakes import MISTAKES
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import POINTS_PER_QUESTION
@@ -35,9 +35,6 @@ from irlab.exercises.roster import file_stem
 from irlab.exercises.text import code_span, markdown_text
 from irlab.exercises.variants import make_variant
 from irlab.explain.formula import format_number
-
-if TYPE_CHECKING:  # the rows' type; grading does not import this module
-    from irlab.exercises.grading import Submission
 
 _MISTAKES = {mistake.name: mistake for mistake in MISTAKES}
 

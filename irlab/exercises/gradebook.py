@@ -15,13 +15,10 @@ import csv
 import io
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from irlab.exercises.grades import Submission
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import POINTS_PER_QUESTION
-
-if TYPE_CHECKING:  # the rows' type; grading imports this module
-    from irlab.exercises.grading import Submission
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 

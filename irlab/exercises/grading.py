@@ -41,7 +41,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irlab.errors import ValidationError
@@ -49,7 +49,7 @@ from irlab.exercises.answers import check_answer
 from irlab.exercises.box_code import check_workers, worker_source
 from irlab.exercises.error_words import definition_words, exception_words, returned_words, syntax_problem
 from irlab.exercises.format import fingerprint
-from irlab.exercises.gradebook import class_summary, gradebook_csv
+from irlab.exercises.grades import QuestionGrade, Submission
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import (
     CHECK_CELL_PREFIX,
@@ -73,9 +73,8 @@ from irlab.exercises.sandbox import (
 from irlab.exercises.signature import signature_problem
 from irlab.exercises.variants import make_variant
 
-__all__ = ["Limits", "QuestionGrade", "Submission", "answers_file", "class_summary", "grade_all",
-           "grade_answers_file", "grade_file", "grade_submission", "gradebook_csv", "notebook_grading_problem",
-           "submission_files"]
+__all__ = ["Limits", "answers_file", "grade_all", "grade_answers_file", "grade_file", "grade_submission",
+           "notebook_grading_problem", "submission_files"]
 
 ANSWERS_FORMAT = "irlab-answers"
 ANSWERS_VERSION = 1
@@ -105,39 +104,6 @@ class Limits:
     processes: int = 128
     grace_seconds: float = 3.0
     startup_seconds: int = 60
-
-
-@dataclass(frozen=True)
-class QuestionGrade:
-    question: str
-    points: int
-    value: float | None
-    mistake: str = ""
-    problem: str = ""
-
-
-@dataclass(frozen=True)
-class Submission:
-    """One row of the gradebook.
-
-    The file, the student id (from the submission), the seed it is graded with, the status
-    (``graded`` or why not), each question's points; ``errors``: what went wrong in the
-    notebook itself (a cell's SyntaxError, a cell that ran out of time); ``flags``: what does not
-    match the roster, and duplicates.
-    """
-
-    file: str
-    kind: str
-    seed: int | None
-    status: str
-    grades: tuple[QuestionGrade, ...] = field(default_factory=tuple)
-    student: str = ""
-    errors: tuple[str, ...] = field(default_factory=tuple)
-    flags: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def total(self) -> int:
-        return sum(g.points for g in self.grades)
 
 
 def answers_file(exercise: Exercise, answers: Mapping[str, str], student: str | None = None) -> str:
