@@ -22,7 +22,7 @@ The run's order here is trec_eval's for preferences: score descending, **ties by
 ascending** (its qrels measures break ties the other way), then ``-M``; only judged documents get a
 place. The counts of every JG are exact integers, so the measures' ratios are computed from them in
 trec_eval's order (:mod:`irlab.metrics.preferences`); this module is the fast path (numpy over all the
-JGs of a query), the readable definition is :func:`irlab.metrics.preferences.explain_prefs`.
+JGs of a query), the readable definitions are :mod:`irlab.metrics.preferences`' ``explain_prefs_*``.
 
 >>> ranked = ["d3", "d1"]  # the run's order (d2 not retrieved)
 >>> lines = Judgments.of([("u1", "s", "d1", 2.0), ("u1", "s", "d2", 1.0), ("u1", "s", "d3", 0.0)])

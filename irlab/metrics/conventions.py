@@ -91,8 +91,8 @@ CONVENTIONS: dict[str, tuple[Variant, ...]] = {
                 "so binary judgments give 1/16.",
                 "gdeval.pl (the TREC Web track's ERR@20), ir_measures ERR (it runs gdeval); trec_eval has no ERR",
                 default=True),
-        Variant("query-max", "the query's top grade", r"R(g) = \frac{2^{g} - 1}{2^{g_{\max}}}",
-                "The top grade is the query's highest judged grade, so its best documents satisfy with "
+        Variant("query-max", "top grade of the query", r"R(g) = \frac{2^{g} - 1}{2^{g_{\max}}}",
+                "The top grade is the highest grade judged for the query, so its best documents satisfy with "
                 "probability 1 - 2^(-g_max); binary judgments give 1/2.",
                 "Chapelle et al. (2009) with g_max the top grade of the judgments"),
     ),

@@ -87,7 +87,7 @@ def parse_measure(text: str | Measure, families: Sequence[str] | None = None) ->
     >>> parse_measure("NDKG@5")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    irlab.errors.ValidationError: unknown measure 'NDKG@5'; valid measures: P@k, R@k, RR, RR@k, ..., Unjudged@k
+    irlab.errors.ValidationError: unknown measure 'NDKG@5'; valid measures: P@k, R@k, RR, RR@k, ...
     """
     if families is not None:
         try:

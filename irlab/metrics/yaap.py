@@ -47,7 +47,7 @@ def explain_yaap(ranking: Sequence[str], judgments: Mapping[str, int], *,
 
     >>> b = explain_yaap(list("12345678"), {"2": 1, "4": 1, "5": 1, "7": 1})
     >>> print(b.plugged_latex)
-    \mathrm{YAAP} = \ln\left(\frac{1 + 2.1714}{1 + 4 - 2.1714}\right) \approx 0.1144
+    \mathrm{YAAP} \approx \ln\left(\frac{1 + 2.1714}{1 + 4 - 2.1714}\right) \approx 0.1144
     >>> round(yaap(list("123"), {"9": 1}), 4)  # nothing relevant retrieved: -ln(1 + R)
     -0.6931
     """

@@ -20,9 +20,9 @@ deviation of 0 with the value equal to the mean gives 0. Unlike trec_eval, a lin
 ``query measure mean stddev`` with two numbers, or a query and measure given twice, is an error
 naming the line (trec_eval reads a bad number as 0 and picks one of two lines by its binary search).
 
->>> z = parse_zscores(b"q1 P_5 0.4 0.2\\nq1 num_ret 100 0\\n", "z.txt")
+>>> z = parse_zscores(b"q1 P_5 0.4 0.2\nq1 num_ret 100 0\n", "z.txt")
 >>> z.score("q1", "P_5", 0.6), z.score("q1", "num_ret", 100), z.score("q1", "num_ret", 90), z.score("q2", "P_5", 1.0)
-(1.0000000000000002, 0.0, -1000000.0, -1000000.0)
+(0.9999999999999998, 0.0, -1000000.0, -1000000.0)
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ NDCG = builtin_exercise("ndcg-exercise")
 CATS = builtin_exercise("cats-in-boxes")
 
 VALUES = {"rel": 2, "gains": {1: 3, 2: 9}, "dcg": "exp-log2", "mult": 0.5, "p": 0.5, "beta": 0.5,
-          "levels": [0.0, 0.5], "coefficients": [2, -1, 0, 0], "collection_size": 10, "length": 5}
+          "levels": [0.0, 0.5], "coefficients": [2, -1, 0, 0], "collection_size": 10, "length": 5, "scope": "retrieved"}
 """A value other than the default for every parameter that is not a convention (conventions use their variants)."""
 
 
@@ -93,7 +93,7 @@ def test_means_and_systems_read_as_words():
     assert question_wording(two, replace(plain, query="cat-in-a-box", mean_over=None)).text == \
         "AP@8 for query \u201ccat in a box\u201d, system " + (CATS.systems[0].name or CATS.systems[0].id)
     assert question_wording(CATS, mean).text == mean.prompt and question_wording(CATS, mean).measure == "AP@8"
-    assert {measure_words(f) for f in TEACHING_ORDER if FAMILIES[f].cutoff == "none"} == {"R-precision"}
+    assert {measure_words(f) for f in TEACHING_ORDER if FAMILIES[f].cutoff == "none"} == {"R-precision", "RBP"}
 
 
 def test_worksheets_and_notebooks_show_the_words_and_the_exact_name():

@@ -118,7 +118,7 @@ def tile_change_state(state: WalkthroughState, change: Mapping, targets: Mapping
     tile row's key to :data:`MAIN` or a query id. Raises :class:`ValidationError` for a change no row could send.
 
     The one place a change becomes a state: the run that takes the change, and the screens drawn ahead of a
-    move (:func:`irlab.ui.kit.screen.moved_blocks`), so that both draw the same screen.
+    move (:func:`irlab.ui.walkthrough.screen.moves_ahead`), so that both draw the same screen.
     """
     target = targets.get(change.get("row"))  # type: ignore[arg-type]
     if target is None:
