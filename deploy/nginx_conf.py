@@ -35,6 +35,12 @@ until a reload). ``ip_hash`` would send a whole class behind one NAT to a single
 
 Refusals are one line of plain text with a clear status (413, 429, 502), never a hang.
 
+**A replica that died** is left alone for :data:`REST_SECONDS` after it refused a connection: run-local
+restarts it at once, and a restarted Streamlit listens before it serves, so what reached it in its first
+seconds would wait for it. A student's answer (``/_irlab/class/answer``) is sent once more to another
+replica when one does not reply within :data:`ANSWER_WAIT_SECONDS` s: the phone numbers its sends, so it
+counts once.
+
 **The live class's event stream** (``/_irlab/class/events``, irlab/ui/classroom/feed.py): every
 waiting phone holds one open for the whole lecture, and each event must reach it at once, so that
 location passes responses on unbuffered and uncached, with an hour's read timeout (the app sends a
@@ -52,7 +58,7 @@ trusts 127.0.0.1). Anyone else's ``X-Forwarded-For`` is ignored, so it cannot do
 ``app`` resolves to, named by :func:`address_names`.
 
 >>> text = render(["127.0.0.1:8601", "127.0.0.1:8602"], listen="127.0.0.1:8500", prefix="/tmp/x")
->>> "r2 irlab_r2;" in text and "server 127.0.0.1:8601 backup;" in text
+>>> "r2 irlab_r2;" in text and "server 127.0.0.1:8601 max_fails=1 fail_timeout=30s backup;" in text
 True
 """
 
@@ -78,6 +84,13 @@ UPLOADS_IN_FLIGHT = 100
 RETRY_AFTER_SECONDS = 5
 EVENTS_PATH = "/_irlab/class/events"
 """The live class's event stream (irlab/ui/classroom/feed.py's EVENTS_PATH; tests/deploy checks they agree)."""
+ANSWER_PATH = "/_irlab/class/answer"
+"""A student's answer (irlab/ui/classroom/feed.py's ANSWER_PATH)."""
+REST_SECONDS = 30
+"""How long a replica that refused a connection (it died) is left alone. Restarted, it listens at once but answers
+only once it has started (seconds): what reached it meanwhile would wait; by then it serves."""
+ANSWER_WAIT_SECONDS = 5
+"""How long an answer waits for a replica's reply before it is sent to another (it is counted once anyway)."""
 MAX_OPEN_FILES = 16384
 
 _NAME = re.compile(r"[a-z][a-z0-9]{0,31}")
@@ -116,12 +129,14 @@ def _served_pattern(address: str) -> str:
 
 
 def _groups(upstreams: Sequence[str], names: Sequence[str]) -> str:
-    """One upstream group per replica (the replica first, every other one a backup) and one for newcomers."""
+    """One upstream group per replica (the replica first, every other one a backup) and one for newcomers; a replica
+    that refused a connection is left alone for :data:`REST_SECONDS`."""
+    rest = f" max_fails=1 fail_timeout={REST_SECONDS}s"
     blocks = ["    upstream irlab_any {\n        least_conn;\n"
-              + "".join(f"        server {address};\n" for address in upstreams) + "    }\n"]
+              + "".join(f"        server {address}{rest};\n" for address in upstreams) + "    }\n"]
     for name, address in zip(names, upstreams, strict=True):
-        backups = "".join(f"        server {other} backup;\n" for other in upstreams if other != address)
-        blocks.append(f"    upstream irlab_{name} {{\n        server {address};\n{backups}    }}\n")
+        backups = "".join(f"        server {other}{rest} backup;\n" for other in upstreams if other != address)
+        blocks.append(f"    upstream irlab_{name} {{\n        server {address}{rest};\n{backups}    }}\n")
     return "".join(blocks)
 
 
@@ -222,6 +237,13 @@ http {{
         error_page 502 504 @unavailable;
 
         location / {{
+{proxy}        }}
+
+        # a student's answer: idempotent (the phone numbers its sends), so a replica that does not reply within
+        # {ANSWER_WAIT_SECONDS} s is given up for another, POST or not
+        location = {ANSWER_PATH} {{
+            proxy_next_upstream error timeout non_idempotent;
+            proxy_read_timeout {ANSWER_WAIT_SECONDS}s;
 {proxy}        }}
 
         # a live class's event stream: each event at once, held open through a lecture (beats every 10 s)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from irlab.classroom import ClassStore
-from irlab.ui.classroom.feed import EVENTS_PATH
+from irlab.ui.classroom.feed import ANSWER_PATH, EVENTS_PATH
 from tests.browser import wait_for_app
 from tests.deploy.conftest import (
     NGINX,
@@ -207,11 +207,12 @@ def test_the_generated_config_passes_nginx_t(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_the_proxy_and_the_app_agree_on_the_event_streams_path():
+def test_the_proxy_and_the_app_agree_on_the_class_routes_paths():
     sys.path.insert(0, str(ROOT / "deploy"))
-    from nginx_conf import EVENTS_PATH as PROXY_PATH
+    from nginx_conf import ANSWER_PATH as PROXY_ANSWER
+    from nginx_conf import EVENTS_PATH as PROXY_EVENTS
 
-    assert PROXY_PATH == EVENTS_PATH
+    assert (PROXY_EVENTS, PROXY_ANSWER) == (EVENTS_PATH, ANSWER_PATH)
 
 
 def test_on_the_network_the_replicas_are_told_the_address_students_open(tmp_path, monkeypatch):
