@@ -47,10 +47,10 @@ from irlab.errors import ValidationError
 from irlab.exercises.answers import answer_key
 from irlab.exercises.csv_key import answer_key_csv
 from irlab.exercises.examples import BUILTIN_NAMES, BUILTIN_PREFIX, load_exercise_source, source_stem
+from irlab.exercises.grading.printable import printable
 from irlab.exercises.links import exercise_to_link
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import exercise_notebook, notebook_text
-from irlab.exercises.printable import printable
 from irlab.exercises.variants import make_variant
 from irlab.exercises.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
 
@@ -310,8 +310,8 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _roster(args: argparse.Namespace) -> int:
-    from irlab.exercises.feedback import write_atomically
-    from irlab.exercises.roster import (
+    from irlab.exercises.grading.feedback import write_atomically
+    from irlab.exercises.grading.roster import (
         file_stem,
         make_roster,
         read_secret,
@@ -319,7 +319,7 @@ def _roster(args: argparse.Namespace) -> int:
         roster_csv,
         secret_file_warning,
     )
-    from irlab.exercises.signature import sign_notebook
+    from irlab.exercises.grading.signature import sign_notebook
 
     exercise = load_exercise_source(args.exercise)
     try:
@@ -359,11 +359,11 @@ EXIT_NOTHING_GRADED = 1
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from irlab.exercises.feedback import write_atomically, write_feedback
-    from irlab.exercises.gradebook import class_summary, gradebook_csv
-    from irlab.exercises.grading import Limits, grade_all, notebook_grading_problem, submission_files
-    from irlab.exercises.roster import read_roster, read_secret, secret_file_warning
-    from irlab.exercises.sandbox import BASIC, detect_isolation
+    from irlab.exercises.grading.feedback import write_atomically, write_feedback
+    from irlab.exercises.grading.gradebook import class_summary, gradebook_csv
+    from irlab.exercises.grading.grader import Limits, grade_all, notebook_grading_problem, submission_files
+    from irlab.exercises.grading.roster import read_roster, read_secret, secret_file_warning
+    from irlab.exercises.grading.sandbox import BASIC, detect_isolation
 
     exercise = load_exercise_source(args.exercise)
     files = submission_files(args.submissions)

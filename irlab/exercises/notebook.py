@@ -49,7 +49,7 @@ def exercise_notebook(exercise: Exercise, *, solutions: bool = False, student: s
                       ) -> nbformat.NotebookNode:
     """The exercise as a notebook: the student version, or with ``solutions`` the completed one.
 
-    ``student`` (a roster's student id, see :mod:`irlab.exercises.roster`) is written into the
+    ``student`` (a roster's student id, see :mod:`irlab.exercises.grading.roster`) is written into the
     metadata and the title, so that ``grade --roster`` can check the variant is that student's.
 
     Grader-ready: each question has its own check cell, which raises when the check fails (ipytest's

@@ -13,8 +13,8 @@ import nbformat
 import pytest
 
 from irlab.exercises import answer_key, builtin_exercise, exercise_notebook, make_variant, notebook_text
-from irlab.exercises.gradebook import class_summary, gradebook_csv
-from irlab.exercises.grading import Limits, answers_file, grade_all, grade_answers_file, submission_files
+from irlab.exercises.grading.gradebook import class_summary, gradebook_csv
+from irlab.exercises.grading.grader import Limits, answers_file, grade_all, grade_answers_file, submission_files
 
 pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[2]

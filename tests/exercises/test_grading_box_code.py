@@ -9,16 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from irlab.exercises import box_code
-from irlab.exercises.box_code import SHIPPED, WORKERS, GradingCodeChanged, digest, shipped_table
+from irlab.exercises.grading import box_code
+from irlab.exercises.grading.box_code import SHIPPED, WORKERS, GradingCodeChanged, digest, shipped_table
 
 FOLDER = Path(box_code.__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_shipped_digests_are_the_scripts_on_disk():
     for name in WORKERS:
         assert digest((FOLDER / name).read_bytes().decode("utf-8")) == SHIPPED[name], (
-            f"{name} changed: update SHIPPED in irlab/exercises/box_code.py with python -m irlab.exercises.box_code")
+            f"{name} changed: update SHIPPED in irlab/exercises/grading/box_code.py with "
+            "python -m irlab.exercises.grading.box_code")
     assert all(f'"{name}": "{SHIPPED[name]}"' in shipped_table() for name in WORKERS)
 
 
@@ -39,16 +41,16 @@ def test_a_changed_script_is_refused_before_grading_starts(tmp_path, monkeypatch
 
 
 def test_the_grader_never_imports_a_script_a_box_runs():
-    code = ("import sys\nimport irlab.exercises, irlab.exercises.grading, irlab.exercises.sandbox, "
-            "irlab.exercises.error_words, irlab.exercises.feedback, irlab.cli.exercise\n"
-            "from irlab.exercises.error_words import syntax_problem\nsyntax_problem(3, 'x = (')\n"
+    code = ("import sys\nimport irlab.exercises, irlab.exercises.grading.grader, irlab.exercises.grading.sandbox, "
+            "irlab.exercises.grading.error_words, irlab.exercises.grading.feedback, irlab.cli.exercise\n"
+            "from irlab.exercises.grading.error_words import syntax_problem\nsyntax_problem(3, 'x = (')\n"
             "print(sorted(m for m in sys.modules if m.split('.')[-1] in ('box_init', 'call_worker', 'grade_worker')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          cwd=FOLDER.parents[1])
+                          cwd=ROOT)
     assert done.stdout.strip() == "[]", done.stderr
 
 
 def test_the_timed_out_status_is_the_same_on_both_sides():
-    from irlab.exercises import box_init, sandbox
+    from irlab.exercises.grading import box_init, sandbox
 
     assert sandbox.TIMED_OUT == box_init.TIMED_OUT == 124

@@ -22,9 +22,9 @@ import pytest
 
 from irlab.exercises import answer_key, builtin_exercise, exercise_notebook, make_variant, notebook_text
 from irlab.exercises.format import fingerprint
-from irlab.exercises.grading import answers_file
-from irlab.exercises.roster import file_stem, roster_csv
-from irlab.exercises.sandbox import detect_isolation
+from irlab.exercises.grading.grader import answers_file
+from irlab.exercises.grading.roster import file_stem, roster_csv
+from irlab.exercises.grading.sandbox import detect_isolation
 
 pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[2]

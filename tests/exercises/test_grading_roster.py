@@ -16,11 +16,11 @@ from markdown_it import MarkdownIt
 
 from irlab.errors import ValidationError
 from irlab.exercises import answer_key, builtin_exercise, make_variant
-from irlab.exercises.feedback import feedback_markdown, write_feedback
-from irlab.exercises.gradebook import gradebook_csv, spreadsheet_safe
-from irlab.exercises.grading import answers_file, grade_all, grade_answers_file
-from irlab.exercises.printable import printable
-from irlab.exercises.roster import (
+from irlab.exercises.grading.feedback import feedback_markdown, write_feedback
+from irlab.exercises.grading.gradebook import gradebook_csv, spreadsheet_safe
+from irlab.exercises.grading.grader import answers_file, grade_all, grade_answers_file
+from irlab.exercises.grading.printable import printable
+from irlab.exercises.grading.roster import (
     file_stem,
     make_roster,
     read_roster,

@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from irlab.exercises.sandbox import BASIC, TIMED_OUT, BoxLimits, Isolation, detect_isolation, run_in_box, visible_paths
+from irlab.exercises.grading.sandbox import (
+    BASIC,
+    TIMED_OUT,
+    BoxLimits,
+    Isolation,
+    detect_isolation,
+    run_in_box,
+    visible_paths,
+)
 
 HERE = detect_isolation()
 LAYERS = [pytest.param(BASIC, id="basic"), pytest.param(HERE, id="this-machine")]
@@ -76,7 +84,7 @@ def test_output_is_capped_and_the_address_space_is_limited(isolation):
 
 
 GRADER = """import os, sys
-from irlab.exercises.sandbox import BASIC, BoxLimits, protect_grader, run_in_box
+from irlab.exercises.grading.sandbox import BASIC, BoxLimits, protect_grader, run_in_box
 PROBE = '''import sys
 try:
     open(f"/proc/{sys.argv[1]}/environ", "rb").read()

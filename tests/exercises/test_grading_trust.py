@@ -28,8 +28,8 @@ import pytest
 
 from irlab.exercises import answer_key, builtin_exercise, exercise_notebook, make_variant, notebook_text
 from irlab.exercises.format import fingerprint
-from irlab.exercises.roster import student_seed
-from irlab.exercises.sandbox import detect_isolation
+from irlab.exercises.grading.roster import student_seed
+from irlab.exercises.grading.sandbox import detect_isolation
 
 pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,8 +105,12 @@ for question in request["questions"]:
 """
 
 
+WORKER = Path("irlab", "exercises", "grading", "call_worker.py")
+"""The script the tamper cell rewrites, in the installed package's folder."""
+
+
 def _tamper_cell(package: Path) -> str:
-    target = package / "irlab" / "exercises" / "call_worker.py"
+    target = package / WORKER
     return f"""_tampered = []
 for _path in ({str(target)!r},):
     try:
@@ -122,14 +126,14 @@ for _path in ({str(target)!r},):
 def tampered(request, package, tmp_path_factory):
     """A tamper notebook graded first, then an untouched one (one at a time, in file order)."""
     folder, out = tmp_path_factory.mktemp("tamper"), tmp_path_factory.mktemp("tamper-out")
-    original = _digest(package / "irlab" / "exercises" / "call_worker.py")
+    original = _digest(package / WORKER)
     (folder / "a-tamper.ipynb").write_text(notebook_text(_untouched_with(_tamper_cell(package))))
     (folder / "b-untouched.ipynb").write_text(notebook_text(exercise_notebook(EXERCISE)))
     extra = ("--sandbox", "basic") if request.param == "basic" else ()
     done = _grade(package, folder, out, "--jobs", "1", *extra)
-    after = _digest(package / "irlab" / "exercises" / "call_worker.py")
+    after = _digest(package / WORKER)
     again = _grade(package, folder, tmp_path_factory.mktemp("tamper-again"), "--jobs", "1", *extra)
-    shutil.copy2(ROOT / "irlab" / "exercises" / "call_worker.py", package / "irlab" / "exercises" / "call_worker.py")
+    shutil.copy2(ROOT / WORKER, package / WORKER)
     return request.param, done, out, original, after, again
 
 
@@ -269,7 +273,7 @@ def test_feedback_holds_no_text_of_the_submissions_choosing(tmp_path, package):
 
 def _signed(student: str):
     """The notebook ``irlab exercise roster`` writes for ``student`` with the class secret (signed)."""
-    from irlab.exercises.signature import signed_notebook
+    from irlab.exercises.grading.signature import signed_notebook
 
     return signed_notebook(EXERCISE, student, SECRET.encode(), solutions=True)
 

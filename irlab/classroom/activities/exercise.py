@@ -61,11 +61,11 @@ from irlab.exercises import (
 )
 from irlab.exercises.answers import Feedback, answer_key, check_answer
 from irlab.exercises.format import parse_exercise
-from irlab.exercises.gradebook import gradebook_csv
-from irlab.exercises.grades import QuestionGrade, Submission
+from irlab.exercises.grading.gradebook import gradebook_csv
+from irlab.exercises.grading.grades import QuestionGrade, Submission
+from irlab.exercises.grading.roster import SEED_RANGE
 from irlab.exercises.mistakes import MISTAKES
 from irlab.exercises.notebook import POINTS_PER_QUESTION
-from irlab.exercises.roster import SEED_RANGE
 
 MAX_ANSWER = 100
 MAX_FILE = 200_000

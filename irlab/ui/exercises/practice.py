@@ -24,7 +24,7 @@ from irlab.exercises import (
     parse_exercise,
 )
 from irlab.exercises.drafts import file_stem
-from irlab.exercises.grading import answers_file
+from irlab.exercises.grading.grader import answers_file
 from irlab.exercises.sharing import Opened, fingerprint, open_link, open_practice, opened_file, opened_params, with_seed
 from irlab.exercises.text import count_noun
 from irlab.explain.formula import format_number

@@ -418,7 +418,7 @@ def test_a_link_holding_an_overflowing_exercise_gives_a_notice(open_page):
 
 
 def test_download_my_answers_gives_a_file_the_grader_reads(open_page, downloads):
-    from irlab.exercises.grading import grade_answers_file
+    from irlab.exercises.grading.grader import grade_answers_file
 
     at = open_page("practise", {"builtin": "ndcg-exercise", "seed": "4"})
     [button] = [b for b in at.get("download_button") if b.proto.label == "Download my answers"]

@@ -2,8 +2,8 @@
 
     python -I -S -c SOURCE CONFIG_JSON
 
-Started by :mod:`irlab.exercises.sandbox` with this file's source as the grader holds it (read and
-checked once, :mod:`irlab.exercises.box_code`: a changed file on disk is never run), with the standard
+Started by :mod:`irlab.exercises.grading.sandbox` with this file's source as the grader holds it (read and
+checked once, :mod:`irlab.exercises.grading.box_code`: a changed file on disk is never run), with the standard
 library only (``-S``: not even site-packages), so nothing a submission could have changed is imported.
 It runs in two stages, both in this source:
 

@@ -4,7 +4,7 @@
 function) in a box and returns what it wrote to its standard output: the only way out of the
 box is a pipe held by the grader. Every box has, on any Linux (**basic**):
 
-* its own session and process group, a first process (:mod:`irlab.exercises.box_init`) that
+* its own session and process group, a first process (:mod:`irlab.exercises.grading.box_init`) that
   is a child subreaper and kills every descendant when the command ends (also one started with
   ``setsid``), and a wall-clock limit;
 * an empty environment (``PATH``, ``LANG`` and a ``HOME`` and ``TMPDIR`` inside the box's own
@@ -34,7 +34,7 @@ Where the machine allows (found out at run time by :func:`detect_isolation`):
 
 Without a file system of its own (no mount namespace), the box reads and writes every file the
 grader's user can; the scripts it runs come from the grader's memory anyway
-(:mod:`irlab.exercises.box_code`). No layer limits CPU shares. docs/grading.md says which test shows
+(:mod:`irlab.exercises.grading.box_code`). No layer limits CPU shares. docs/grading.md says which test shows
 each claim, and what needs a container.
 """
 
@@ -58,13 +58,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from irlab.exercises.box_code import worker_source
+from irlab.exercises.grading.box_code import worker_source
 
 TIMED_OUT = 124
 """The exit status of a box that ran out of wall-clock time (box_init.py's ``TIMED_OUT``, as coreutils' timeout).
 
 The grader never imports box_init.py (nor the other scripts a box runs): importing runs a file's code,
-and these files are the ones a submission could have changed (:mod:`irlab.exercises.box_code`)."""
+and these files are the ones a submission could have changed (:mod:`irlab.exercises.grading.box_code`)."""
 NOBODY = 65534
 """The user a box's processes run as when the grader is root and the box has a file system of its own."""
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",

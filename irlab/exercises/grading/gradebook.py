@@ -3,7 +3,7 @@
 Every text cell is safe to open in a spreadsheet: a cell that starts with ``=``, ``+``, ``-``,
 ``@``, a tab or a carriage return would be read as a formula (or a formula's start) by Excel,
 LibreOffice or Google Sheets, so it gets a leading ``'`` (OWASP's advice on CSV injection);
-names and messages were made printable when the rows were made (:mod:`irlab.exercises.printable`).
+names and messages were made printable when the rows were made (:mod:`irlab.exercises.grading.printable`).
 
 >>> spreadsheet_safe("=HYPERLINK(\\"http://x\\")"), spreadsheet_safe("ann.ipynb"), spreadsheet_safe(3)
 ('\\'=HYPERLINK("http://x")', 'ann.ipynb', 3)
@@ -16,7 +16,7 @@ import io
 from collections import Counter
 from collections.abc import Sequence
 
-from irlab.exercises.grades import Submission
+from irlab.exercises.grading.grades import Submission
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import POINTS_PER_QUESTION
 

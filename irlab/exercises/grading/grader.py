@@ -4,13 +4,13 @@ A submission is either
 
 * a notebook exported by IR Lab and completed by the student: its metadata names the exercise
   (fingerprint), the variant seed and, with a roster, the student. It is graded in two steps,
-  each in a box of its own (:mod:`irlab.exercises.sandbox`):
+  each in a box of its own (:mod:`irlab.exercises.grading.sandbox`):
 
-  1. **the notebook runs** (:mod:`irlab.exercises.grade_worker`: a Jupyter kernel, every code
+  1. **the notebook runs** (:mod:`irlab.exercises.grading.grade_worker`: a Jupyter kernel, every code
      cell but IR Lab's check cells, a time limit per cell, the kernel restarted when a cell
      ignores the interrupt). This only finds out which cells ran out of time; nothing it reports
      is a value;
-  2. **the functions are called** (:mod:`irlab.exercises.call_worker`), after every process of
+  2. **the functions are called** (:mod:`irlab.exercises.grading.call_worker`), after every process of
      step 1 has ended: a clean interpreter gets IR Lab's own setup and data and the student's
      cells (not the ones that ran out of time), defines what they define and calls each
      question's function, one question per process, on IR Lab's copy of the data. Each value is
@@ -46,10 +46,22 @@ from pathlib import Path
 
 from irlab.errors import ValidationError
 from irlab.exercises.answers import check_answer
-from irlab.exercises.box_code import check_workers, worker_source
-from irlab.exercises.error_words import definition_words, exception_words, returned_words, syntax_problem
 from irlab.exercises.format import fingerprint
-from irlab.exercises.grades import QuestionGrade, Submission
+from irlab.exercises.grading.box_code import check_workers, worker_source
+from irlab.exercises.grading.error_words import definition_words, exception_words, returned_words, syntax_problem
+from irlab.exercises.grading.grades import QuestionGrade, Submission
+from irlab.exercises.grading.printable import printable
+from irlab.exercises.grading.roster import check_student_id, roster_check, student_seed
+from irlab.exercises.grading.sandbox import (
+    BoxLimits,
+    BoxRun,
+    Isolation,
+    detect_isolation,
+    package_paths,
+    protect_grader,
+    run_in_box,
+)
+from irlab.exercises.grading.signature import signature_problem
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import (
     CHECK_CELL_PREFIX,
@@ -59,18 +71,6 @@ from irlab.exercises.notebook import (
     grading_calls,
     grading_preamble,
 )
-from irlab.exercises.printable import printable
-from irlab.exercises.roster import check_student_id, roster_check, student_seed
-from irlab.exercises.sandbox import (
-    BoxLimits,
-    BoxRun,
-    Isolation,
-    detect_isolation,
-    package_paths,
-    protect_grader,
-    run_in_box,
-)
-from irlab.exercises.signature import signature_problem
 from irlab.exercises.variants import make_variant
 
 __all__ = ["Limits", "answers_file", "grade_all", "grade_answers_file", "grade_file", "grade_submission",
@@ -139,11 +139,11 @@ def _claim(exercise: Exercise, seed: object, stamp: object, student: object,
 
     Without a roster or a secret (or for a student the roster does not list): the variant its seed
     names, if its fingerprint is that variant's. With a roster, or the class secret (which gives
-    every student's seed, :func:`~irlab.exercises.roster.student_seed`): the student's own variant, if
+    every student's seed, :func:`~irlab.exercises.grading.roster.student_seed`): the student's own variant, if
     the fingerprint is that variant's or the one its seed names (a notebook relabelled with another
     student's seed and fingerprint is graded on its student's variant, and flagged). With the secret,
     a notebook (``signed``) must also carry the signature of what it says
-    (:mod:`irlab.exercises.signature`): a relabelled, copied or unsigned one is flagged.
+    (:mod:`irlab.exercises.grading.signature`): a relabelled, copied or unsigned one is flagged.
     """
     flags: list[str] = []
     name = ""
@@ -331,7 +331,7 @@ def _evaluate(variant: Exercise, cells: list[_Cell], limits: Limits, isolation: 
     """Call each question's function in a clean interpreter in a box; each question's result, checked.
 
     What the box says is checked line by line: only the questions asked, only the fields the
-    worker writes; what went wrong is then said in IR Lab's words (:mod:`irlab.exercises.error_words`).
+    worker writes; what went wrong is then said in IR Lab's words (:mod:`irlab.exercises.grading.error_words`).
     """
     plan = grading_calls(variant)
     request = {"preamble": grading_preamble(variant), "seconds": limits.call_seconds, "path": package_paths(),
@@ -509,11 +509,11 @@ def grade_all(exercise: Exercise, paths: Sequence[Path], limits: Limits = Limits
 
     Every file is read before any code runs (what a submission does to another one on disk does not
     change that one's grade; with a file system of its own a box cannot reach it at all), the scripts
-    the boxes run are checked (:func:`~irlab.exercises.box_code.check_workers`), and
+    the boxes run are checked (:func:`~irlab.exercises.grading.box_code.check_workers`), and
     ``jobs`` submissions are graded at a time where a cgroup bounds each box's processes (without
     one, the process limit counts every process of our user, so one box's children would starve
     another's: one at a time then). Without a PID namespace a box could see this process, so it
-    is made non-dumpable first (:func:`~irlab.exercises.sandbox.protect_grader`).
+    is made non-dumpable first (:func:`~irlab.exercises.grading.sandbox.protect_grader`).
     """
     isolation = detect_isolation() if isolation is None else isolation
     if not isolation.namespaces:

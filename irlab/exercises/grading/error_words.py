@@ -1,6 +1,6 @@
 """What went wrong in a submission's code, in IR Lab's own words: never text the submission chose.
 
-The box reports an exception as fields (:func:`irlab.exercises.call_worker.describe_error`): the type's
+The box reports an exception as fields (:func:`irlab.exercises.grading.call_worker.describe_error`): the type's
 name when it is one of Python's own, the cell and line, and the name Python could not find. Everything
 a box says is untrusted, so each field is checked here again, against what the grader knows itself:
 
@@ -30,8 +30,8 @@ import builtins
 import re
 from collections.abc import Mapping
 
-from irlab.exercises.box_code import worker_namespace
-from irlab.exercises.printable import printable
+from irlab.exercises.grading.box_code import worker_namespace
+from irlab.exercises.grading.printable import printable
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,79}(\.[A-Za-z_][A-Za-z0-9_]{0,79}){0,5}")
 WORDS = {

@@ -1,7 +1,7 @@
 """What grading gives: a question's grade, and a submission's row of the gradebook.
 
-:mod:`irlab.exercises.grading` makes these rows; :mod:`irlab.exercises.gradebook` writes them as CSV,
-:mod:`irlab.exercises.feedback` as a file per student, and a live class's exercise activity
+:mod:`irlab.exercises.grading.grader` makes these rows; :mod:`irlab.exercises.grading.gradebook` writes them as CSV,
+:mod:`irlab.exercises.grading.feedback` as a file per student, and a live class's exercise activity
 (:mod:`irlab.classroom.activities.exercise`) makes them from answers typed in class. They sit in a module of their
 own so that none of those readers imports the grader.
 

@@ -11,7 +11,7 @@ Everything that came from a submission (file name, student id, error messages) i
 renders as the same text, never as a link, an image or HTML.
 
 >>> from irlab.exercises.examples import builtin_exercise
->>> from irlab.exercises.grading import answers_file, grade_answers_file
+>>> from irlab.exercises.grading.grader import answers_file, grade_answers_file
 >>> ex = builtin_exercise("ndcg-exercise")
 >>> row = grade_answers_file(ex, answers_file(ex, {"ndcg5-q1": "0.7463"}), "<b>ann</b>.json")
 >>> text = feedback_markdown(ex, row)
@@ -26,12 +26,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from irlab.exercises.grades import Submission
+from irlab.exercises.grading.grades import Submission
+from irlab.exercises.grading.roster import file_stem
 from irlab.exercises.mistakes import MISTAKES
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import POINTS_PER_QUESTION
 from irlab.exercises.questions import describe_question
-from irlab.exercises.roster import file_stem
 from irlab.exercises.text import code_span, markdown_text
 from irlab.exercises.variants import make_variant
 from irlab.explain.formula import format_number

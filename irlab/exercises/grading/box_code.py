@@ -1,7 +1,7 @@
 """The code a grading box runs, as the grader holds it: read once, checked against the digests IR Lab ships.
 
-A box runs three of IR Lab's scripts: :mod:`irlab.exercises.box_init` (its first process),
-:mod:`irlab.exercises.grade_worker` (the notebook run) and :mod:`irlab.exercises.call_worker` (the calls
+A box runs three of IR Lab's scripts: :mod:`irlab.exercises.grading.box_init` (its first process),
+:mod:`irlab.exercises.grading.grade_worker` (the notebook run) and :mod:`irlab.exercises.grading.call_worker` (the calls
 whose values are graded). A submission's code runs as a user who may be able to write the installed
 files (without a file system of its own, the box's user is the grader's user), and a changed
 ``call_worker.py`` would decide every later grade. So the grader never runs these files from disk:
@@ -15,7 +15,7 @@ files (without a file system of its own, the box's user is the grader's user), a
   takes from the checked text (:func:`worker_namespace`).
 
 When one of the scripts is edited on purpose, :data:`SHIPPED` is updated with
-``python -m irlab.exercises.box_code`` (it prints the new table; ``tests/exercises/test_grading_box_code.py``
+``python -m irlab.exercises.grading.box_code`` (it prints the new table; ``tests/exercises/test_grading_box_code.py``
 fails until it matches).
 """
 
@@ -29,9 +29,9 @@ from irlab.errors import ValidationError
 
 WORKERS = ("box_init.py", "call_worker.py", "grade_worker.py")
 SHIPPED = {
-    "box_init.py": "0c1279ef017cdc36328e6e23e69056f346ba9c14176a76c93930969e51c3cd3f",
-    "call_worker.py": "42d48dbd3af4883252909c3eb18816b2978c2165d2022898baac3274baf69250",
-    "grade_worker.py": "65d83779d0f6518362a32dcb83a9e13c360cb5bf8d9881b8a9a90663167e5671",
+    "box_init.py": "f6034ad2df4b9411778c485bbf076669fa098e04160b8f47f9f426efa296d30b",
+    "call_worker.py": "192d5e7edf191d01fa4107c0551efc6b1d37046da48ea0edc25253a85a30e97d",
+    "grade_worker.py": "9b64ba062150558141aaedfebab83812df4ad8a7a39c5cfa620059d4ab9ac513",
 }
 """The SHA-256 of each script as this version of IR Lab ships it."""
 _FOLDER = Path(__file__).resolve().parent

@@ -2,9 +2,9 @@
 
     python -I -S -c SOURCE < REQUEST_JSON
 
-Started by :mod:`irlab.exercises.grading` inside a box (:mod:`irlab.exercises.sandbox`), after
+Started by :mod:`irlab.exercises.grading.grader` inside a box (:mod:`irlab.exercises.grading.sandbox`), after
 every process of the notebook run has ended, with this file's text as the grader holds it
-(:mod:`irlab.exercises.box_code`: a copy changed on disk is never run). It imports only the standard
+(:mod:`irlab.exercises.grading.box_code`: a copy changed on disk is never run). It imports only the standard
 library, and without ``site`` (``-S``): the package folders the grader names (``path``) are put on
 ``sys.path`` as they are, so no ``.pth`` file in them runs code before this one. The request holds:
 
@@ -35,7 +35,7 @@ ignores signals), kills whatever the child left running, and prints one JSON lin
 Nothing here is text of the student's choosing: an exception is said by its type, where it was
 raised and, for a name, module or attribute that was not found, that name; never its message (which
 the student's code chooses, and could fill with a file it read). The grader checks each field again
-and says what went wrong in its own words (:mod:`irlab.exercises.error_words`).
+and says what went wrong in its own words (:mod:`irlab.exercises.grading.error_words`).
 
 A child can only ever say something about its own question, and what it says is its function's
 value as far as grading is concerned: code that makes the child report a value of its choice is

@@ -1,7 +1,7 @@
 """Variants bound to students without a roster file: each student's notebook is signed with the class secret.
 
 ``irlab exercise roster`` derives each student's seed from the lecturer's secret
-(:func:`irlab.exercises.roster.student_seed`) and writes one notebook per student. Each notebook also
+(:func:`irlab.exercises.grading.roster.student_seed`) and writes one notebook per student. Each notebook also
 carries a **signature** of what it says about itself, in ``metadata.irlab.signature``::
 
     HMAC-SHA256(key, JSON ["irlab-notebook", 1, fingerprint, student, seed])
@@ -38,9 +38,9 @@ import json
 
 import nbformat
 
+from irlab.exercises.grading.roster import student_seed
 from irlab.exercises.model import Exercise
 from irlab.exercises.notebook import exercise_notebook
-from irlab.exercises.roster import student_seed
 from irlab.exercises.variants import make_variant
 
 SIGNATURE_VERSION = 1

@@ -2,8 +2,8 @@
 
     python -I -c SOURCE CONFIG_JSON < NOTEBOOK_JSON
 
-Started by :mod:`irlab.exercises.grading` inside a box (:mod:`irlab.exercises.sandbox`), with this
-file's text as the grader holds it (:mod:`irlab.exercises.box_code`); it needs only nbformat and
+Started by :mod:`irlab.exercises.grading.grader` inside a box (:mod:`irlab.exercises.grading.sandbox`), with this
+file's text as the grader holds it (:mod:`irlab.exercises.grading.box_code`); it needs only nbformat and
 nbclient, not irlab. The notebook on stdin holds only the
 cells to run (the grader leaves IR Lab's check cells out), each with its number in the submitted
 notebook in ``metadata.irlab_cell``. Each cell gets ``cell_seconds``; a cell still running then
@@ -18,7 +18,7 @@ restarted), and ``{"kernel": "failed", "reason": ...}`` when no kernel starts. N
 print is kept (an endless ``print`` would otherwise fill this process's memory). Nothing here is
 trusted by the grader: the lines only decide which of the student's own cells the evaluation leaves
 out (those that ran out of time), and the values are computed elsewhere
-(:mod:`irlab.exercises.call_worker`).
+(:mod:`irlab.exercises.grading.call_worker`).
 """
 
 from __future__ import annotations
