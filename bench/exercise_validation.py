@@ -2,7 +2,7 @@
 
     python bench/exercise_validation.py [--repeat 7]
 
-Both apply the same schema (irlab/exercises/schema.py) to the same JSON value; the table gives the best of
+Both apply the same schema (irlab/exercises/format/schema.py) to the same JSON value; the table gives the best of
 ``--repeat`` runs per file, and the whole read (``parse_exercise``: JSON text, shape, the rules that need the
 whole file and every answer computed) for scale. The files: the two shipped examples, and two valid files near
 the 256 KB limit (200 items with 100 queries judging every item; 20 systems ranking all 200 items for 60
@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 from jsonschema import Draft202012Validator  # noqa: E402
 
 from irlab.exercises import parse_exercise  # noqa: E402
-from irlab.exercises.examples import builtin_text  # noqa: E402
-from irlab.exercises.schema import exercise_schema  # noqa: E402
-from irlab.exercises.schema_check import shape_problems  # noqa: E402
+from irlab.exercises.format.examples import builtin_text  # noqa: E402
+from irlab.exercises.format.schema import exercise_schema  # noqa: E402
+from irlab.exercises.format.schema_check import shape_problems  # noqa: E402
 
 
 def many_judgments() -> dict:

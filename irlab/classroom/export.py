@@ -34,7 +34,7 @@ from sqlalchemy import Connection, select
 from irlab.classroom import rows
 from irlab.classroom.activities import kind
 from irlab.classroom.schema import activities, answers, rounds, students
-from irlab.exercises.mistakes import MISTAKES
+from irlab.exercises.questions.mistakes import MISTAKES
 
 COLUMNS = ("activity", "question", "kind", "round", "student", "nickname", "answer", "right answer", "right",
            "named mistake", "seconds to answer", "changes")

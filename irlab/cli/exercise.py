@@ -44,15 +44,15 @@ from pathlib import Path
 
 from irlab.cli.common import EXIT_ERROR, EXIT_OK, CliError
 from irlab.errors import ValidationError
-from irlab.exercises.answers import answer_key
-from irlab.exercises.csv_key import answer_key_csv
-from irlab.exercises.examples import BUILTIN_NAMES, BUILTIN_PREFIX, load_exercise_source, source_stem
+from irlab.exercises.exports.csv_key import answer_key_csv
+from irlab.exercises.exports.notebook import exercise_notebook, notebook_text
+from irlab.exercises.exports.variants import make_variant
+from irlab.exercises.exports.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
+from irlab.exercises.format.examples import BUILTIN_NAMES, BUILTIN_PREFIX, load_exercise_source, source_stem
+from irlab.exercises.format.links import exercise_to_link
 from irlab.exercises.grading.printable import printable
-from irlab.exercises.links import exercise_to_link
 from irlab.exercises.model import Exercise
-from irlab.exercises.notebook import exercise_notebook, notebook_text
-from irlab.exercises.variants import make_variant
-from irlab.exercises.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
+from irlab.exercises.questions.answers import answer_key
 
 FORMATS = ("notebook", "worksheet", "answers", "csv")
 
@@ -293,7 +293,7 @@ def _variants(args: argparse.Namespace) -> int:
 def _all_problems(source: str) -> list[ValidationError]:
     """Every problem of a file that reads as JSON ([] when it does not: the reader's message says why). The file
     is read as the reader reads it (size, depth and syntax checked first), so no file can crash the listing."""
-    from irlab.exercises.format import exercise_problems, read_exercise_json
+    from irlab.exercises.format.exercise_file import exercise_problems, read_exercise_json
 
     try:
         data = read_exercise_json(source)
@@ -303,7 +303,7 @@ def _all_problems(source: str) -> list[ValidationError]:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from irlab.exercises.schema import schema_text
+    from irlab.exercises.format.schema import schema_text
 
     sys.stdout.write(schema_text())
     return EXIT_OK

@@ -1,7 +1,7 @@
 """Exercises: a JSON file format, answer keys with breakdowns, answer checking with known
 mistakes, seeded variants, links, and exports (notebook, worksheet, answer key, CSV); the
-builder's drafts (:mod:`~irlab.exercises.drafts`), sharing (:mod:`~irlab.exercises.sharing`)
-and the measure picker's choices (:mod:`~irlab.exercises.measure_picker`).
+builder's drafts (:mod:`~irlab.exercises.builder.drafts`), sharing (:mod:`~irlab.exercises.builder.sharing`)
+and the measure picker's choices (:mod:`~irlab.exercises.builder.measure_picker`).
 
 Every number comes from irlab's measures (:func:`explain_question`), so the app, the
 exports and the checks agree to the last digit. The format is documented in
@@ -15,10 +15,12 @@ exports and the checks agree to the last digit. The format is documented in
 (True, 3)
 """
 
-from irlab.exercises.answers import Feedback, KeyEntry, answer_key, check_answer, parse_answer
-from irlab.exercises.csv_key import answer_key_csv
-from irlab.exercises.examples import BUILTIN_NAMES, builtin_exercise, load_exercise_source
-from irlab.exercises.format import (
+from irlab.exercises.exports.csv_key import answer_key_csv
+from irlab.exercises.exports.notebook import exercise_notebook, notebook_text
+from irlab.exercises.exports.variants import make_variant
+from irlab.exercises.exports.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
+from irlab.exercises.format.examples import BUILTIN_NAMES, builtin_exercise, load_exercise_source
+from irlab.exercises.format.exercise_file import (
     MAX_FILE_BYTES,
     dump_exercise,
     exercise_from_dict,
@@ -28,8 +30,7 @@ from irlab.exercises.format import (
     validate_exercise,
     write_exercise,
 )
-from irlab.exercises.links import MAX_LINK_CHARS, exercise_from_link, exercise_to_link
-from irlab.exercises.mistakes import MISTAKES, Mistake, MistakeMatch, likely_mistakes, match_mistake
+from irlab.exercises.format.links import MAX_LINK_CHARS, exercise_from_link, exercise_to_link
 from irlab.exercises.model import (
     DEFAULT_TOLERANCE,
     MEAN,
@@ -40,10 +41,9 @@ from irlab.exercises.model import (
     ExerciseSystem,
     Question,
 )
-from irlab.exercises.notebook import exercise_notebook, notebook_text
-from irlab.exercises.questions import describe_question, exercise_scenario, explain_question, question_rankings
-from irlab.exercises.variants import make_variant
-from irlab.exercises.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
+from irlab.exercises.questions.answers import Feedback, KeyEntry, answer_key, check_answer, parse_answer
+from irlab.exercises.questions.explain import describe_question, exercise_scenario, explain_question, question_rankings
+from irlab.exercises.questions.mistakes import MISTAKES, Mistake, MistakeMatch, likely_mistakes, match_mistake
 
 __all__ = [
     "BUILTIN_NAMES", "DEFAULT_TOLERANCE", "MAX_FILE_BYTES", "MAX_LINK_CHARS", "MEAN", "MISTAKES", "SCHEMA_VERSION",

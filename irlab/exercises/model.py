@@ -2,8 +2,8 @@
 
 An :class:`Exercise` is immutable and hashable, so the app can cache on it and a variant can
 never change the exercise it came from. Objects of these types are normally built by
-:func:`irlab.exercises.format.exercise_from_dict`, which validates everything; building them
-by hand skips the checks (run :func:`irlab.exercises.format.validate_exercise` afterwards).
+:func:`irlab.exercises.format.exercise_file.exercise_from_dict`, which validates everything; building them
+by hand skips the checks (run :func:`irlab.exercises.format.exercise_file.validate_exercise` afterwards).
 
 >>> from irlab.data.judgments import Judgments
 >>> ex = Exercise(title="Tiny", items=(ExerciseItem("a", "Doc A"), ExerciseItem("b", "Doc B")),

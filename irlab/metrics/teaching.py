@@ -4,7 +4,7 @@ A family that exercises can teach declares a :class:`Teaching` (``Family.teachin
 :mod:`irlab.metrics.registry`), next to its ``explain_*`` and kernel in its own module:
 
 * ``python_name``, ``summary``, ``returns`` and ``body``: the function of a generated notebook
-  (:mod:`irlab.exercises.codegen`), its docstring's first sentence and its plain-Python solution
+  (:mod:`irlab.exercises.exports.codegen`), its docstring's first sentence and its plain-Python solution
   (``math`` only) for any variant of the family;
 * ``mistakes``: the :class:`Mistake` students make with this family (Precision@K given for
   Recall@K, DCG given for NDCG, ...), tried before the mistakes of a convention

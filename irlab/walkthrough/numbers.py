@@ -6,7 +6,7 @@ and its breakdown, computed by the chapter's own view, so the class predicts exa
 chapter then shows. Where the number is an irlab measure, it also comes as a one-question exercise
 (:class:`~irlab.exercises.model.Exercise`) over the same rankings and judgments, which is how an answer
 is checked and a wrong one matched to a named mistake, exactly as on Practise
-(:func:`irlab.exercises.answers.check_answer`). This module holds what every chapter's numbers share;
+(:func:`irlab.exercises.questions.answers.check_answer`). This module holds what every chapter's numbers share;
 :mod:`irlab.classroom.activities.chapter_numbers` asks a chapter for them.
 """
 

@@ -27,7 +27,7 @@ from typing import NamedTuple
 from irlab.data.judgments import Judgments
 from irlab.data.scenario import Query
 from irlab.errors import ValidationError
-from irlab.exercises.answers import parse_answer
+from irlab.exercises.questions.answers import parse_answer
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
 from irlab.metrics.measure_names import parse_measure

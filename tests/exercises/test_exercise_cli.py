@@ -40,7 +40,7 @@ def test_validate_a_good_and_a_bad_file_as_a_real_process(tmp_path):
     assert good.returncode == 0 and good.stderr == ""
     assert good.stdout == "ok: builtin:ndcg-exercise: 'NDCG calculation', 10 items, 3 queries, 1 system, 6 questions\n"
     bad_file = tmp_path / "bad.json"
-    data = json.loads((ROOT / "irlab/exercises/examples/ndcg-exercise.json").read_text())
+    data = json.loads((ROOT / "irlab/exercises/format/examples/ndcg-exercise.json").read_text())
     data["questions"][2]["measure"] = "NDKG@5"
     bad_file.write_text(json.dumps(data))
     bad = run_module("exercise", "validate", str(bad_file))

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irlab.exercises import answer_key, exercise_from_dict, exercise_notebook, notebook_text
-from irlab.exercises.codegen import function_key, function_names
+from irlab.exercises.exports.codegen import function_key, function_names
 from irlab.metrics.measure_names import parse_measure
 from irlab.metrics.registry import families_for_people
 

@@ -25,7 +25,7 @@ from irlab.exercises import (
     make_variant,
     parse_exercise,
 )
-from irlab.exercises.drafts import (
+from irlab.exercises.builder.drafts import (
     TABLES,
     add_question,
     apply_edit,
@@ -40,8 +40,8 @@ from irlab.exercises.drafts import (
     set_ranking,
     table_rows,
 )
-from irlab.exercises.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
-from irlab.exercises.sharing import (
+from irlab.exercises.builder.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
+from irlab.exercises.builder.sharing import (
     EXPORTS,
     export_name,
     open_link,

@@ -22,7 +22,7 @@ from irlab.exercises import (
     validate_exercise,
     write_exercise,
 )
-from irlab.exercises.examples import builtin_text, load_exercise_source
+from irlab.exercises.format.examples import builtin_text, load_exercise_source
 from irlab.scenarios.cats_in_boxes import CATS_IN_BOXES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "exercise-format.md"

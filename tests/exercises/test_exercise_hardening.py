@@ -13,9 +13,9 @@ from markdown_it import MarkdownIt
 
 from irlab.errors import ValidationError
 from irlab.exercises import dump_exercise, exercise_from_dict, exercise_notebook, parse_exercise
-from irlab.exercises.format import MAX_FILE_BYTES
-from irlab.exercises.schema import MAX_LABEL_LENGTH
-from irlab.exercises.sharing import EXPORTS
+from irlab.exercises.builder.sharing import EXPORTS
+from irlab.exercises.format.exercise_file import MAX_FILE_BYTES
+from irlab.exercises.format.schema import MAX_LABEL_LENGTH
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ import pytest
 
 from irlab.errors import ValidationError
 from irlab.exercises import BUILTIN_NAMES, builtin_exercise, exercise_from_dict, exercise_from_link, exercise_to_link
-from irlab.exercises.links import MAX_LINK_CHARS, PREFIX
+from irlab.exercises.format.links import MAX_LINK_CHARS, PREFIX
 
 
 @pytest.mark.parametrize("name", BUILTIN_NAMES)

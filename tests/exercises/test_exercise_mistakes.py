@@ -142,7 +142,7 @@ def test_an_off_by_one_cutoff_is_named(cats):
 
 def test_the_builder_can_tell_which_mistakes_a_question_cannot_catch(ndcg):
     """The NDCG exercise's nDCG@5 of q2 cannot tell K from K + 1 (rank 6 and the sixth ideal item gain nothing)."""
-    from irlab.exercises.mistakes import indistinct_mistakes
+    from irlab.exercises.questions.mistakes import indistinct_mistakes
 
     question = ndcg.question("ndcg5-q2")
     assert "cutoff-one-more" in [m.name for m in indistinct_mistakes(ndcg, question)]

@@ -24,10 +24,10 @@ from irlab.exercises import (
     parse_exercise,
     read_exercise,
 )
-from irlab.exercises.examples import builtin_text
-from irlab.exercises.format import MAX_FILE_BYTES
-from irlab.exercises.schema import MAX_ITEMS
-from irlab.exercises.sharing import EXPORTS
+from irlab.exercises.builder.sharing import EXPORTS
+from irlab.exercises.format.examples import builtin_text
+from irlab.exercises.format.exercise_file import MAX_FILE_BYTES
+from irlab.exercises.format.schema import MAX_ITEMS
 
 
 def _set(path: str, value):

@@ -18,10 +18,10 @@ from jsonschema import Draft202012Validator
 
 from irlab.errors import ValidationError
 from irlab.exercises import BUILTIN_NAMES, dump_exercise, exercise_from_dict, exercise_to_dict, parse_exercise
-from irlab.exercises.examples import builtin_text
-from irlab.exercises.format import exercise_problems
-from irlab.exercises.schema import CONTROL_IN_LINE, CONTROL_IN_TEXT, exercise_schema, schema_text
-from irlab.exercises.schema_check import (
+from irlab.exercises.format.examples import builtin_text
+from irlab.exercises.format.exercise_file import exercise_problems
+from irlab.exercises.format.schema import CONTROL_IN_LINE, CONTROL_IN_TEXT, exercise_schema, schema_text
+from irlab.exercises.format.schema_check import (
     KEYWORDS,
     SENTENCES,
     Failure,

@@ -10,7 +10,7 @@ import pytest
 
 from irlab.errors import ValidationError
 from irlab.exercises import answer_key, dump_exercise, exercise_to_dict, make_variant, parse_exercise
-from irlab.exercises.variants import content_hash
+from irlab.exercises.exports.variants import content_hash
 
 
 @pytest.mark.parametrize("name", ["cats", "ndcg"])

@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from irlab.exercises.examples import builtin_exercise
-from irlab.exercises.notebook import exercise_notebook, notebook_text
-from irlab.exercises.questions import describe_question
-from irlab.exercises.wording import measure_words, question_wording
-from irlab.exercises.worksheet import answer_key_markdown, worksheet_html, worksheet_markdown
+from irlab.exercises.exports.notebook import exercise_notebook, notebook_text
+from irlab.exercises.exports.worksheet import answer_key_markdown, worksheet_html, worksheet_markdown
+from irlab.exercises.format.examples import builtin_exercise
+from irlab.exercises.questions.explain import describe_question
+from irlab.exercises.questions.wording import measure_words, question_wording
 from irlab.metrics import conventions
 from irlab.metrics.measure_names import parse_measure
 from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, Measure

@@ -23,7 +23,7 @@ from irlab.exercises import (
     worksheet_html,
     worksheet_markdown,
 )
-from irlab.exercises.csv_key import COLUMNS
+from irlab.exercises.exports.csv_key import COLUMNS
 
 
 class _Tags(HTMLParser):

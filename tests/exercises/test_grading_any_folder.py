@@ -65,7 +65,7 @@ def test_a_failing_check_still_says_which_check_and_why_in_a_course_folder(cours
 
 
 def test_the_setup_cell_is_still_irlabs_own_for_the_grader():
-    from irlab.exercises.notebook import data_cell_sources
+    from irlab.exercises.exports.notebook import data_cell_sources
 
     notebook = exercise_notebook(builtin_exercise("ndcg-exercise"))
     setup = next(cell for cell in notebook.cells if cell.metadata["nbgrader"]["grade_id"] == "setup")

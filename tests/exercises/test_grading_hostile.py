@@ -21,7 +21,7 @@ import nbformat
 import pytest
 
 from irlab.exercises import answer_key, builtin_exercise, exercise_notebook, make_variant, notebook_text
-from irlab.exercises.format import fingerprint
+from irlab.exercises.format.exercise_file import fingerprint
 from irlab.exercises.grading.grader import answers_file
 from irlab.exercises.grading.roster import file_stem, roster_csv
 from irlab.exercises.grading.sandbox import detect_isolation

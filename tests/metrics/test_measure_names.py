@@ -9,7 +9,7 @@ import random
 import pytest
 
 from irlab.errors import ValidationError
-from irlab.exercises import codegen
+from irlab.exercises.exports import codegen
 from irlab.metrics import measure_names, registry
 from irlab.metrics.measure_names import MAX_CUTOFF, parse_measure, parse_trec_measures, trec_measure_set
 from irlab.metrics.registry import FAMILIES, TEACHING_ORDER, Measure

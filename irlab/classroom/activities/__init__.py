@@ -22,7 +22,7 @@ from irlab.classroom.activities.exercise import EXERCISE
 from irlab.classroom.activities.order import ORDER, SHORTFALLS
 from irlab.classroom.activities.predict import PREDICT
 from irlab.errors import ValidationError
-from irlab.exercises.mistakes import MISTAKES
+from irlab.exercises.questions.mistakes import MISTAKES
 
 KINDS: dict[str, ActivityKind] = {kind.name: kind for kind in (PREDICT, ORDER, CHOICE, EXERCISE)}
 """Every activity kind by its stored name, in the order a lecturer is offered them."""

@@ -9,7 +9,7 @@ see :mod:`irlab.walkthrough.numbers`): for example ``TP`` (a count at K, whole n
 variant). Where the number is an irlab measure, it also comes as a one-question exercise
 (:class:`~irlab.exercises.model.Exercise`) over the same rankings and judgments, which is how an
 answer is checked and a wrong one matched to a named mistake, exactly as on Practise
-(:func:`irlab.exercises.answers.check_answer`); a test keeps the exercise's value equal to the
+(:func:`irlab.exercises.questions.answers.check_answer`); a test keeps the exercise's value equal to the
 view's for every chapter, number and state.
 
 ``<query>`` is one of the three binary queries (``cat-in-a-box``, ``white-cat``, ``dark-cat``).

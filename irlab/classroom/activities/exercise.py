@@ -2,17 +2,17 @@
 
 **Settings** (checked by :meth:`ClassExercise.settings`): ``builtin`` (a shipped exercise's name),
 ``link`` (a Practise share link, or its token ``ex1....``) or ``file`` (an exercise file's text, as
-uploaded; kept as its link token, so at most :data:`irlab.exercises.links.MAX_LINK_CHARS` characters
+uploaded; kept as its link token, so at most :data:`irlab.exercises.format.links.MAX_LINK_CHARS` characters
 once packed). Stored canonically as ``{"builtin": name}`` or ``{"link": token}``.
 
-**Variants bound to the student.** Each student gets :func:`irlab.exercises.variants.make_variant` of the
+**Variants bound to the student.** Each student gets :func:`irlab.exercises.exports.variants.make_variant` of the
 exercise with the seed :func:`variant_seed` of their :class:`~irlab.classroom.activities.base.Respondent`,
 which the store derives from the hash of the student's token, a random secret the server made when they
 joined. A student can neither choose nor see another student's seed, and a reload keeps theirs.
 
 **Answers** are a mapping question id -> text (the answers the student typed; an empty box is no
 answer); unknown question ids, non-text answers and texts over 100 characters are refused with a message.
-Each answer is checked as on Practise (:func:`irlab.exercises.answers.check_answer` on the student's
+Each answer is checked as on Practise (:func:`irlab.exercises.questions.answers.check_answer` on the student's
 variant: the tolerance, the named mistakes), question by question; the verdicts are stored in the
 answer's detail, and the answer counts as right when every question is.
 
@@ -59,13 +59,13 @@ from irlab.exercises import (
     exercise_to_link,
     make_variant,
 )
-from irlab.exercises.answers import Feedback, answer_key, check_answer
-from irlab.exercises.format import parse_exercise
+from irlab.exercises.exports.notebook import POINTS_PER_QUESTION
+from irlab.exercises.format.exercise_file import parse_exercise
 from irlab.exercises.grading.gradebook import gradebook_csv
 from irlab.exercises.grading.grades import QuestionGrade, Submission
 from irlab.exercises.grading.roster import SEED_RANGE
-from irlab.exercises.mistakes import MISTAKES
-from irlab.exercises.notebook import POINTS_PER_QUESTION
+from irlab.exercises.questions.answers import Feedback, answer_key, check_answer
+from irlab.exercises.questions.mistakes import MISTAKES
 
 MAX_ANSWER = 100
 MAX_FILE = 200_000

@@ -15,11 +15,11 @@
                0.005 (two decimals), 0 for counts
 =============  ==============================================================================
 
-**Answers** are read as on Practise (:func:`irlab.exercises.answers.parse_answer`: ``0.75``,
+**Answers** are read as on Practise (:func:`irlab.exercises.questions.answers.parse_answer`: ``0.75``,
 ``0,75``, ``3/4``, ``75%``), finite and at most :data:`MAX_MAGNITUDE` in size; anything else is
 refused with a message saying how to type a number. The check is Practise's
-(:func:`irlab.exercises.answers.check_answer` on the number asked as a one-question exercise), so
-a wrong answer is matched to a named mistake (:mod:`irlab.exercises.mistakes`), and the student
+(:func:`irlab.exercises.questions.answers.check_answer` on the number asked as a one-question exercise), so
+a wrong answer is matched to a named mistake (:mod:`irlab.exercises.questions.mistakes`), and the student
 reads Practise's feedback after the reveal.
 
 **Summary** per round (:class:`NumberSummary`): the count of answers; once the round is revealed
@@ -68,9 +68,9 @@ from irlab.classroom.activities.states import link_parts as _link_parts
 from irlab.classroom.activities.states import plain_text as _plain_text
 from irlab.classroom.activities.states import strict_state as _strict_state
 from irlab.errors import ValidationError
-from irlab.exercises.answers import Feedback, check_answer, parse_answer
-from irlab.exercises.mistakes import MISTAKES
 from irlab.exercises.model import DEFAULT_TOLERANCE, Question
+from irlab.exercises.questions.answers import Feedback, check_answer, parse_answer
+from irlab.exercises.questions.mistakes import MISTAKES
 from irlab.explain.formula import format_number
 from irlab.walkthrough import views
 from irlab.walkthrough.chapters import Chapter

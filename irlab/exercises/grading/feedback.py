@@ -2,15 +2,15 @@
 
 Each file says, for every question, what it asked, the points, the value the student's function
 gave (or what went wrong: ``ndcg is not defined (see cell 13)``), and, when the wrong value
-matches a known mistake, its name and what it means (:mod:`irlab.exercises.mistakes`); above the
+matches a known mistake, its name and what it means (:mod:`irlab.exercises.questions.mistakes`); above the
 questions, the notebook's own errors (``SyntaxError in cell 13, line 3: ...``) and what does
 not match the roster. The expected values are not shown (the student may try again).
 
 Everything that came from a submission (file name, student id, error messages) is escaped
-(:func:`~irlab.exercises.text.markdown_text`, :func:`~irlab.exercises.text.code_span`), so it
+(:func:`~irlab.exercises.exports.text.markdown_text`, :func:`~irlab.exercises.exports.text.code_span`), so it
 renders as the same text, never as a link, an image or HTML.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> from irlab.exercises.grading.grader import answers_file, grade_answers_file
 >>> ex = builtin_exercise("ndcg-exercise")
 >>> row = grade_answers_file(ex, answers_file(ex, {"ndcg5-q1": "0.7463"}), "<b>ann</b>.json")
@@ -26,14 +26,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from irlab.exercises.exports.notebook import POINTS_PER_QUESTION
+from irlab.exercises.exports.text import code_span, markdown_text
+from irlab.exercises.exports.variants import make_variant
 from irlab.exercises.grading.grades import Submission
 from irlab.exercises.grading.roster import file_stem
-from irlab.exercises.mistakes import MISTAKES
 from irlab.exercises.model import Exercise
-from irlab.exercises.notebook import POINTS_PER_QUESTION
-from irlab.exercises.questions import describe_question
-from irlab.exercises.text import code_span, markdown_text
-from irlab.exercises.variants import make_variant
+from irlab.exercises.questions.explain import describe_question
+from irlab.exercises.questions.mistakes import MISTAKES
 from irlab.explain.formula import format_number
 
 _MISTAKES = {mistake.name: mistake for mistake in MISTAKES}

@@ -16,9 +16,9 @@ import io
 from collections import Counter
 from collections.abc import Sequence
 
+from irlab.exercises.exports.notebook import POINTS_PER_QUESTION
 from irlab.exercises.grading.grades import Submission
 from irlab.exercises.model import Exercise
-from irlab.exercises.notebook import POINTS_PER_QUESTION
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 

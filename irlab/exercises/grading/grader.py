@@ -24,7 +24,7 @@ Every submission gets a row, also one that cannot be graded (not JSON, empty, fr
 with the reason; nothing one submission does stops the others, and a row is made only once every
 process of its submission is gone. docs/grading.md states what the boxes protect against and what not.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> ex = builtin_exercise("ndcg-exercise")
 >>> row = grade_answers_file(ex, answers_file(ex, {"ndcg5-q1": "0.7992", "ndcg10-q1": "0.7463"}), "ann.json")
 >>> row.status, row.total, [g.mistake for g in row.grades][:2]
@@ -45,8 +45,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irlab.errors import ValidationError
-from irlab.exercises.answers import check_answer
-from irlab.exercises.format import fingerprint
+from irlab.exercises.exports.notebook import (
+    CHECK_CELL_PREFIX,
+    DATA_CELLS,
+    POINTS_PER_QUESTION,
+    data_cell_sources,
+    grading_calls,
+    grading_preamble,
+)
+from irlab.exercises.exports.variants import make_variant
+from irlab.exercises.format.exercise_file import fingerprint
 from irlab.exercises.grading.box_code import check_workers, worker_source
 from irlab.exercises.grading.error_words import definition_words, exception_words, returned_words, syntax_problem
 from irlab.exercises.grading.grades import QuestionGrade, Submission
@@ -63,15 +71,7 @@ from irlab.exercises.grading.sandbox import (
 )
 from irlab.exercises.grading.signature import signature_problem
 from irlab.exercises.model import Exercise
-from irlab.exercises.notebook import (
-    CHECK_CELL_PREFIX,
-    DATA_CELLS,
-    POINTS_PER_QUESTION,
-    data_cell_sources,
-    grading_calls,
-    grading_preamble,
-)
-from irlab.exercises.variants import make_variant
+from irlab.exercises.questions.answers import check_answer
 
 __all__ = ["Limits", "answers_file", "grade_all", "grade_answers_file", "grade_file", "grade_submission",
            "notebook_grading_problem", "submission_files"]

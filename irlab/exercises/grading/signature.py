@@ -20,7 +20,7 @@ and whether a notebook is one the lecturer made for them:
 The secret lives in the lecturer's files (or an environment variable they name) and is never printed;
 a grading box never sees it (docs/grading.md).
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> secret = b"a lecturer's secret of 16+ bytes"
 >>> notebook = signed_notebook(builtin_exercise("ndcg-exercise"), "ann", secret)
 >>> stamp = notebook.metadata["irlab"]
@@ -38,10 +38,10 @@ import json
 
 import nbformat
 
+from irlab.exercises.exports.notebook import exercise_notebook
+from irlab.exercises.exports.variants import make_variant
 from irlab.exercises.grading.roster import student_seed
 from irlab.exercises.model import Exercise
-from irlab.exercises.notebook import exercise_notebook
-from irlab.exercises.variants import make_variant
 
 SIGNATURE_VERSION = 1
 _KEY_LABEL = b"irlab notebook signature"

@@ -11,7 +11,7 @@ The kind itself (settings, checking, summaries, the right answer with its breakd
   (the ranking folded below them, so the class's answers fill the projector's first screen), then the
   right answer with its breakdown (the chapter's own computation);
 * **student**: :func:`student_question`, :func:`answer_form` and :func:`student_result` (after the reveal,
-  Practise's verdict in words: :attr:`irlab.exercises.answers.Feedback.message`).
+  Practise's verdict in words: :attr:`irlab.exercises.questions.answers.Feedback.message`).
 
 Every text that reaches the screen is plain text: the region sets it as text, Streamlit elements get
 it Markdown-escaped.
@@ -28,8 +28,8 @@ from irlab.classroom.activities.base import MIN_ANSWERS_SHOWN
 from irlab.classroom.activities.chapter_numbers import chapter_number, offered
 from irlab.classroom.activities.predict import NumberSummary, PredictQuestion, PredictSolution, predict_settings
 from irlab.classroom.records import ActivityReport, StudentActivity
-from irlab.exercises.answers import Feedback
 from irlab.exercises.model import DEFAULT_TOLERANCE
+from irlab.exercises.questions.answers import Feedback
 from irlab.explain.formula import format_number
 from irlab.ui.classroom.charts import answers, describe_histogram, describe_live, histogram_spec
 from irlab.ui.classroom.links import pick_state

@@ -14,10 +14,10 @@ import pandas as pd
 import streamlit as st
 
 from irlab.exercises import MEAN, answer_key
-from irlab.exercises.drafts import judgment_columns, problems_in, table_rows
-from irlab.exercises.mistakes import indistinct_mistakes
+from irlab.exercises.builder.drafts import judgment_columns, problems_in, table_rows
+from irlab.exercises.format.schema import MAX_GRADE, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_TITLE_LENGTH, schema_fields
 from irlab.exercises.model import Exercise
-from irlab.exercises.schema import MAX_GRADE, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_TITLE_LENGTH, schema_fields
+from irlab.exercises.questions.mistakes import indistinct_mistakes
 from irlab.explain.formula import format_number
 from irlab.scenarios.art import ALT_TEXT, PICTURES
 from irlab.ui.components.pictures import picture_url

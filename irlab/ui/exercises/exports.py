@@ -14,8 +14,8 @@ import streamlit as st
 
 from irlab.errors import ValidationError
 from irlab.exercises import Exercise, dump_exercise, make_variant, parse_exercise
-from irlab.exercises.drafts import file_stem
-from irlab.exercises.sharing import (
+from irlab.exercises.builder.drafts import file_stem
+from irlab.exercises.builder.sharing import (
     EXPORTS,
     MAX_BATCH,
     PRACTICE_PAGE,
@@ -24,7 +24,7 @@ from irlab.exercises.sharing import (
     variant_bundle,
     variant_seeds,
 )
-from irlab.exercises.text import count_noun
+from irlab.exercises.exports.text import count_noun
 from irlab.ui.exercises.state import Builder
 from irlab.ui.kit.markdown import escape_markdown
 

@@ -1,6 +1,6 @@
 """The builder's question picker: measure family, K, variants, query or mean, system, then "Add".
 
-The measure name is built by :func:`irlab.exercises.measure_picker.measure_text` and shown before it is
+The measure name is built by :func:`irlab.exercises.builder.measure_picker.measure_text` and shown before it is
 added, so a lecturer learns the spelling the table accepts when typed.
 """
 
@@ -10,8 +10,8 @@ import streamlit as st
 
 from irlab.errors import ValidationError
 from irlab.exercises import MEAN
-from irlab.exercises.drafts import add_question, question_id
-from irlab.exercises.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
+from irlab.exercises.builder.drafts import add_question, question_id
+from irlab.exercises.builder.measure_picker import FAMILY_LABELS, measure_choices, measure_text, takes_k, takes_rel
 from irlab.ui.exercises.editor import questions
 from irlab.ui.exercises.state import DRAFT, Builder, commit
 from irlab.ui.kit.markdown import escape_markdown

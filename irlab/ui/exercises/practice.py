@@ -1,8 +1,8 @@
 """The practice page's state and widgets: opening an exercise, answering its questions, feedback, the score.
 
-State (namespaced keys in ``st.session_state``): the opened exercise (:class:`irlab.exercises.sharing.Opened`),
+State (namespaced keys in ``st.session_state``): the opened exercise (:class:`irlab.exercises.builder.sharing.Opened`),
 read from the URL on the session's first run and mirrored back into it, and the student's
-attempts per exercise (keyed by :func:`irlab.exercises.sharing.fingerprint`, so answers survive switching
+attempts per exercise (keyed by :func:`irlab.exercises.format.exercise_file.fingerprint`, so answers survive switching
 questions and even switching exercises). Checking is irlab's :func:`~irlab.exercises.check_answer`.
 """
 
@@ -23,10 +23,11 @@ from irlab.exercises import (
     explain_question,
     parse_exercise,
 )
-from irlab.exercises.drafts import file_stem
+from irlab.exercises.builder.drafts import file_stem
+from irlab.exercises.builder.sharing import Opened, open_link, open_practice, opened_file, opened_params, with_seed
+from irlab.exercises.exports.text import count_noun
+from irlab.exercises.format.exercise_file import fingerprint
 from irlab.exercises.grading.grader import answers_file
-from irlab.exercises.sharing import Opened, fingerprint, open_link, open_practice, opened_file, opened_params, with_seed
-from irlab.exercises.text import count_noun
 from irlab.explain.formula import format_number
 from irlab.ui.exercises import view
 from irlab.ui.kit.markdown import escape_markdown

@@ -1,7 +1,7 @@
 """The exercise builder's state in ``st.session_state``: the draft, the last valid exercise, undo.
 
 Canonical state (namespaced keys): the *draft* (a dict in the file's shape, maybe invalid,
-:mod:`irlab.exercises.drafts`), the *last valid exercise* (an :class:`~irlab.exercises.Exercise`), the
+:mod:`irlab.exercises.builder.drafts`), the *last valid exercise* (an :class:`~irlab.exercises.Exercise`), the
 draft's problems, and an undo history. Every change goes through :func:`commit`, which
 validates the whole draft: a valid draft becomes the last valid exercise; an invalid one keeps
 the previous valid exercise, so a bad edit never loses work and downloads stay usable.
@@ -21,7 +21,7 @@ import streamlit as st
 
 from irlab.errors import ValidationError
 from irlab.exercises import BUILTIN_NAMES, MAX_FILE_BYTES, Exercise, builtin_exercise, parse_exercise
-from irlab.exercises.drafts import (
+from irlab.exercises.builder.drafts import (
     TABLES,
     Draft,
     Problem,

@@ -7,7 +7,7 @@ import weakref
 import streamlit as st
 
 from irlab.errors import ValidationError
-from irlab.exercises.text import count_noun
+from irlab.exercises.exports.text import count_noun
 from irlab.runs import charts as run_charts
 from irlab.runs.compare import format_p, verdict
 from irlab.runs.linkstate import RunsView

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from irlab.classroom.activities.chapter_numbers import chapter_number, offered
 from irlab.errors import ValidationError
-from irlab.exercises.questions import explain_question
+from irlab.exercises.questions.explain import explain_question
 from irlab.walkthrough import views
 from irlab.walkthrough.chapters import CHAPTERS, chapter
 from irlab.walkthrough.state import DEFAULT_STATE, SCENARIO

@@ -12,9 +12,9 @@ from irlab.classroom.activities.base import OPEN, Respondent, RoundAnswers, Stor
 from irlab.classroom.activities.exercise import EXERCISE, gradebook, variant_seed
 from irlab.errors import ValidationError
 from irlab.exercises import answer_key, builtin_exercise, make_variant
-from irlab.exercises.examples import builtin_text
-from irlab.exercises.mistakes import likely_mistakes
-from irlab.exercises.sharing import practice_path
+from irlab.exercises.builder.sharing import practice_path
+from irlab.exercises.format.examples import builtin_text
+from irlab.exercises.questions.mistakes import likely_mistakes
 
 NDCG = EXERCISE.settings({"builtin": "ndcg-exercise"})
 ANN, BOB = Respondent(number=1, seed=41), Respondent(number=2, seed=2**59 + 7)

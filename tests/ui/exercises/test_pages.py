@@ -21,7 +21,7 @@ from irlab.exercises import (
     make_variant,
     parse_exercise,
 )
-from irlab.exercises.drafts import blank_draft
+from irlab.exercises.builder.drafts import blank_draft
 from irlab.metrics.measure_names import parse_measure
 from irlab.ui.exercises.state import DRAFT, REVISION, UPLOAD_ERROR, VALID
 from irlab.walkthrough.quiz import make_question
@@ -435,7 +435,7 @@ def test_download_my_answers_gives_a_file_the_grader_reads(open_page, downloads)
 
 def test_the_answer_placeholder_is_never_an_answer_and_counts_read_right(open_page):
     from irlab.errors import ValidationError
-    from irlab.exercises.answers import parse_answer
+    from irlab.exercises.questions.answers import parse_answer
 
     at = open_page("practise")
     [box] = [t for t in at.text_input if t.label == "Your answer"]

@@ -4,10 +4,10 @@
 numbers plugged in, per-rank rows, value). ``check_answer`` reads the student's answer (a
 number or text such as ``"0.8"``, ``"0,8"``, ``"80%"``, ``"4/5"``), compares it with the
 expected value within the tolerance (absolute; the exercise's unless given), and for a wrong
-answer names the known mistake it matches (:mod:`irlab.exercises.mistakes`). Unreadable text
+answer names the known mistake it matches (:mod:`irlab.exercises.questions.mistakes`). Unreadable text
 never raises: the feedback says what is wrong with it.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> ex = builtin_exercise("ndcg-exercise")
 >>> [(q.id, round(b.value, 4)) for q, b in answer_key(ex)][:2]
 [('ndcg5-q1', 0.7992), ('ndcg10-q1', 0.7992)]
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from irlab.errors import ValidationError
-from irlab.exercises.mistakes import MistakeMatch, match_mistake
 from irlab.exercises.model import Exercise, Question
-from irlab.exercises.questions import explain_question
+from irlab.exercises.questions.explain import explain_question
+from irlab.exercises.questions.mistakes import MistakeMatch, match_mistake
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
 

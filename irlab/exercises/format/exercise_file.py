@@ -6,8 +6,8 @@ The format is documented in ``docs/exercise-format.md``. Reading checks a file i
 
 1. the JSON text (:func:`read_json`): size, UTF-8, nesting depth (scanned without recursion), syntax,
    duplicate keys, NaN and Infinity;
-2. the shape: the JSON Schema of :mod:`irlab.exercises.schema`, the one declaration of fields, types,
-   lengths, counts, ranges and text rules, applied by :mod:`irlab.exercises.schema_check`;
+2. the shape: the JSON Schema of :mod:`irlab.exercises.format.schema`, the one declaration of fields, types,
+   lengths, counts, ranges and text rules, applied by :mod:`irlab.exercises.format.schema_check`;
 3. the rules that need the whole file, the only rules written here: ids unique in their list, ``"mean"``
    reserved, judgments and rankings naming known items and queries, every query ranked, grades within
    their query's scale, a relevant item per query, questions naming known queries and systems, measure
@@ -59,6 +59,8 @@ from typing import Any
 
 from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
+from irlab.exercises.format.schema import MAX_DEPTH
+from irlab.exercises.format.schema_check import brief, nesting_depth, shape_problems, too_deep_message
 from irlab.exercises.model import (
     DEFAULT_TOLERANCE,
     MEAN,
@@ -70,8 +72,7 @@ from irlab.exercises.model import (
     FrozenMapping,
     Question,
 )
-from irlab.exercises.schema import MAX_DEPTH
-from irlab.exercises.schema_check import brief, nesting_depth, shape_problems, too_deep_message
+from irlab.exercises.questions.explain import explain_question
 from irlab.metrics.measure_names import parse_measure
 from irlab.metrics.registry import FAMILIES, TEACHING_ORDER
 
@@ -96,7 +97,7 @@ def read_json(text: str | bytes) -> Any:
     """The JSON value of an exercise file's text, or a :class:`ValidationError` saying why it is none.
 
     Refuses input over :data:`MAX_FILE_BYTES`, text that is not UTF-8, JSON nested deeper than
-    :data:`~irlab.exercises.schema.MAX_DEPTH` levels (before parsing, so no parser can recurse that deep),
+    :data:`~irlab.exercises.format.schema.MAX_DEPTH` levels (before parsing, so no parser can recurse that deep),
     invalid JSON (with line and column), duplicate keys, NaN and Infinity.
 
     >>> read_json('{"a": [1, 2]}'), read_json(b'\\xef\\xbb\\xbf[]')
@@ -376,8 +377,6 @@ def _mean_over(value: list[str] | None, path: str, query: str, query_ids: list[s
 
 def _check_answerable(question: Question, exercise: Exercise, path: str) -> None:
     """Compute the question's answer now: what validates can be answered, exported, previewed and practised."""
-    from irlab.exercises.questions import explain_question  # not at import: questions reads the model only
-
     try:
         value = explain_question(exercise, question).value
     except (ArithmeticError, ValueError) as error:

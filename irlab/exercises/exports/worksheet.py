@@ -7,10 +7,10 @@ numbers plugged in, the per-rank table, irlab's notes, and the values the known 
 
 Both are built once as a list of blocks and rendered twice, so the Markdown and the HTML say
 the same. Every user string (title, instructions, labels, ids, prompts) is escaped by the
-renderer (:mod:`irlab.exercises.text`); the HTML has no script and reads without JavaScript,
+renderer (:mod:`irlab.exercises.exports.text`); the HTML has no script and reads without JavaScript,
 with a little print CSS. LaTeX is shown as source text next to the plain-text formula.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> md = answer_key_markdown(builtin_exercise("ndcg-exercise"))
 >>> "**With the numbers:** NDCG@5 ≈ 4.5 / 5.6309 ≈ 0.7992" in md
 True
@@ -25,11 +25,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from irlab.exercises.answers import answer_key
-from irlab.exercises.mistakes import likely_mistakes
+from irlab.exercises.exports.text import code_block, html_paragraphs, markdown_paragraphs, markdown_text
 from irlab.exercises.model import Exercise
-from irlab.exercises.text import code_block, html_paragraphs, markdown_paragraphs, markdown_text
-from irlab.exercises.wording import question_wording
+from irlab.exercises.questions.answers import answer_key
+from irlab.exercises.questions.mistakes import likely_mistakes
+from irlab.exercises.questions.wording import question_wording
 from irlab.explain.breakdown import Breakdown
 from irlab.explain.formula import format_number
 

@@ -6,7 +6,7 @@ irlab's mean breakdowns for ``"mean"`` questions (MRR and MAP by their own funct
 measure by :func:`irlab.explain.breakdown.explain_mean`). So the exercise, the app and the exports agree
 to the last digit.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> ex = builtin_exercise("cats-in-boxes")
 >>> round(explain_question(ex, ex.question("mrr")).value, 4), explain_question(ex, ex.question("mrr")).measure
 (0.5667, 'MRR')
@@ -19,7 +19,7 @@ from __future__ import annotations
 from irlab.data.judgments import DEFAULT_RELEVANCE_LEVEL, Judgments
 from irlab.data.scenario import Item, Query, Scenario
 from irlab.exercises.model import Exercise, Question
-from irlab.exercises.wording import question_wording
+from irlab.exercises.questions.wording import question_wording
 from irlab.explain.breakdown import Breakdown, explain_mean
 from irlab.metrics.average_precision import explain_mean_average_precision
 from irlab.metrics.reciprocal_rank import explain_mean_reciprocal_rank
@@ -47,7 +47,7 @@ def explain_question(exercise: Exercise, question: Question, measure: Measure | 
     A per-query question gives the measure's own breakdown; a ``"mean"`` question gives the mean
     breakdown, whose ``parts`` are the per-query breakdowns (keyed by query id). ``measure``
     overrides the question's and ``top_k_only`` cuts each ranking at the measure's K before
-    computing: both serve to compute known mistakes (:mod:`irlab.exercises.mistakes`).
+    computing: both serve to compute known mistakes (:mod:`irlab.exercises.questions.mistakes`).
     """
     measure = measure or question.parsed
     pairs = question_rankings(exercise, question)
@@ -71,10 +71,11 @@ def explain_question(exercise: Exercise, question: Question, measure: Measure | 
 
 
 def describe_question(exercise: Exercise, question: Question) -> str:
-    """The question in words: its prompt, or the measure (in words, :mod:`irlab.exercises.wording`), query and
-    system spelled out. :func:`irlab.exercises.wording.question_wording` gives the exact measure name beside it.
+    """The question in words: its prompt, or the measure (in words, :mod:`irlab.exercises.questions.wording`), query
+    and system spelled out. :func:`irlab.exercises.questions.wording.question_wording` gives the exact measure name
+    beside it.
 
-    >>> from irlab.exercises.examples import builtin_exercise
+    >>> from irlab.exercises.format.examples import builtin_exercise
     >>> ex = builtin_exercise("ndcg-exercise")
     >>> describe_question(ex, ex.questions[0])
     'nDCG@5 with the original Järvelin–Kekäläinen discount (rank 1 is not discounted) for query q1'
@@ -88,7 +89,7 @@ def exercise_scenario(exercise: Exercise, system_id: str | None = None) -> Scena
     Each query's default ranking is ``system_id``'s ranking (the first system by default);
     items keep their pictures, and their alt text is the picture's (or the label).
 
-    >>> from irlab.exercises.examples import builtin_exercise
+    >>> from irlab.exercises.format.examples import builtin_exercise
     >>> s = exercise_scenario(builtin_exercise("cats-in-boxes"))
     >>> s.items[1].picture, s.query("dark-cat").default_ranking[:3]
     ('white-cat-in-box', ('1', '2', '3'))

@@ -1,7 +1,8 @@
 """The exercise builder's draft: an editable, possibly invalid exercise, and the edits made to it.
 
-A *draft* is a JSON-ready dict in the exercise file's shape (:func:`irlab.exercises.exercise_to_dict`),
-so every draft can be validated exactly as a file is (:func:`check_draft`). The builder shows a
+A *draft* is a JSON-ready dict in the exercise file's shape
+(:func:`irlab.exercises.format.exercise_file.exercise_to_dict`), so every draft can be validated exactly as a file
+is (:func:`check_draft`). The builder shows a
 draft as tables (:func:`table_rows`) and applies the edits of a table as a *delta* in the shape
 Streamlit's data editor reports (``{"edited_rows": {row: {column: value}}, "added_rows": [...],
 "deleted_rows": [...]}``) with :func:`apply_edit`. Renaming an id renames every reference to it
@@ -30,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from irlab.errors import ValidationError
-from irlab.exercises import MEAN, SCHEMA_VERSION, Exercise, exercise_to_dict  # noqa: F401 (MEAN: doctests)
-from irlab.exercises.format import build_exercise, check_shape
+from irlab.exercises.format.exercise_file import build_exercise, check_shape, exercise_to_dict
+from irlab.exercises.model import MEAN, SCHEMA_VERSION, Exercise  # noqa: F401 (MEAN: doctests)
 from irlab.metrics.measure_names import parse_measure
 
 Draft = dict[str, Any]
@@ -104,7 +105,7 @@ def check_draft(draft: Draft) -> tuple[Exercise | None, list[Problem]]:
     """Validate the draft: the exercise when valid, else None, and every problem found.
 
     Problems of the shape (fields, types, lengths, counts) are all reported at once, from the format's
-    JSON Schema (:mod:`irlab.exercises.schema`), exactly as a file's are. Then the cross-field checks stop
+    JSON Schema (:mod:`irlab.exercises.format.schema`), exactly as a file's are. Then the cross-field checks stop
     at the first problem they meet; problems of independent questions are all reported (each question is
     checked without the others that failed).
 

@@ -1,7 +1,7 @@
 """Sharing an exercise: practice-page links, the export files, and a batch of seeded variants.
 
 The practice page opens an exercise from its URL: ``practise?exercise=TOKEN&seed=N`` (a link
-token of :func:`irlab.exercises.exercise_to_link`, and optionally the seeded variant N) or
+token of :func:`irlab.exercises.format.links.exercise_to_link`, and optionally the seeded variant N) or
 ``practise?builtin=NAME&seed=N`` (a shipped example). :func:`open_practice` reads those
 parameters and never raises: a damaged token or seed becomes a notice and the page falls back
 to a built-in example or the exercise as written.
@@ -30,22 +30,13 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlencode
 
 from irlab.errors import ValidationError
-from irlab.exercises import (
-    BUILTIN_NAMES,
-    Exercise,
-    answer_key_csv,
-    answer_key_html,
-    answer_key_markdown,
-    builtin_exercise,
-    exercise_from_link,
-    exercise_notebook,
-    exercise_to_link,
-    make_variant,
-    notebook_text,
-    worksheet_html,
-    worksheet_markdown,
-)
-from irlab.exercises.format import fingerprint  # noqa: F401 (re-exported: the Practise page keys attempts by it)
+from irlab.exercises.exports.csv_key import answer_key_csv
+from irlab.exercises.exports.notebook import exercise_notebook, notebook_text
+from irlab.exercises.exports.variants import make_variant
+from irlab.exercises.exports.worksheet import answer_key_html, answer_key_markdown, worksheet_html, worksheet_markdown
+from irlab.exercises.format.examples import BUILTIN_NAMES, builtin_exercise
+from irlab.exercises.format.links import exercise_from_link, exercise_to_link
+from irlab.exercises.model import Exercise
 
 PRACTICE_PAGE = "practise"
 """The practice page's URL path."""

@@ -3,7 +3,7 @@
 ``cats-in-boxes`` is the walkthrough as an exercise (eight pictures, four queries, the
 walkthrough's numbers as questions); ``ndcg-exercise`` is the NDCG notebook of the sources
 (ten documents, three queries, the original Järvelin–Kekäläinen DCG). Both live as JSON files
-in ``irlab/exercises/examples/`` and load through the same validation as any other file.
+in ``irlab/exercises/format/examples/`` and load through the same validation as any other file.
 
 >>> BUILTIN_NAMES
 ('cats-in-boxes', 'ndcg-exercise')
@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from irlab.errors import ValidationError
-from irlab.exercises.format import parse_exercise, read_exercise
+from irlab.exercises.format.exercise_file import parse_exercise, read_exercise
 from irlab.exercises.model import Exercise
 
 BUILTIN_NAMES = ("cats-in-boxes", "ndcg-exercise")
@@ -35,7 +35,7 @@ def builtin_text(name: str) -> str:
     if name not in BUILTIN_NAMES:
         raise ValidationError(f"unknown built-in exercise {name!r}; the built-in exercises are: "
                               + ", ".join(BUILTIN_NAMES))
-    return (resources.files("irlab.exercises") / "examples" / f"{name}.json").read_text(encoding="utf-8")
+    return (resources.files("irlab.exercises.format") / "examples" / f"{name}.json").read_text(encoding="utf-8")
 
 
 @cache

@@ -8,7 +8,7 @@ likes. Several exercises (e.g. 30 variants) go into one file, told apart by ``se
 Text cells starting with ``= + - @`` (or a tab or carriage return) get a leading ``'`` so a
 spreadsheet never runs an id as a formula.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> print(answer_key_csv(builtin_exercise("ndcg-exercise")).splitlines()[1])
 ndcg5-q1,,q1,system,nDCG(discount='jarvelin-kekalainen')@5,0.7991575453673245
 """
@@ -19,8 +19,8 @@ import csv
 import io
 from collections.abc import Iterable
 
-from irlab.exercises.answers import answer_key
 from irlab.exercises.model import Exercise
+from irlab.exercises.questions.answers import answer_key
 
 COLUMNS = ("question_id", "seed", "query", "system", "measure", "answer")
 

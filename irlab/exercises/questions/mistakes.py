@@ -20,7 +20,7 @@ where it equals precision divided by K.
 A question that cannot tell a mistake from the right answer (the mistaken computation gives the same
 number) cannot catch that mistake: :func:`indistinct_mistakes` lists them, and the builder warns.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> ex = builtin_exercise("ndcg-exercise")
 >>> [m.mistake.name for m in likely_mistakes(ex, ex.question("ndcg5-q2"))]
 ['dcg-not-normalised', 'idcg-from-retrieved', 'exponential-gain', 'discount-log2-k-plus-1', 'cutoff-ignored', \
@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from irlab.exercises.model import Exercise, Question
-from irlab.exercises.questions import explain_question
+from irlab.exercises.questions.explain import explain_question
 from irlab.explain.breakdown import Breakdown
 from irlab.metrics.registry import FAMILIES, Measure
 from irlab.metrics.teaching import CONVENTION_MISTAKES, Mistake
@@ -100,7 +100,7 @@ def indistinct_mistakes(exercise: Exercise, question: Question) -> list[Mistake]
     """The known mistakes that apply to the question but give its right answer (within the tolerance): the question
     cannot tell a student who made one of them from one who did not.
 
-    >>> from irlab.exercises.examples import builtin_exercise
+    >>> from irlab.exercises.format.examples import builtin_exercise
     >>> ex = builtin_exercise("ndcg-exercise")
     >>> [m.name for m in indistinct_mistakes(ex, ex.question("ndcg5-q2"))]
     ['idcg-from-ranked-list', 'cutoff-one-more']

@@ -5,12 +5,12 @@ Python literals (``system_rankings``, ``ground_truth``, the item labels via ``re
 each measure asked its formula (LaTeX from irlab's breakdown), a function, and an ``%%ipytest``
 cell whose expected values come from irlab (``pytest.approx`` with the exercise's tolerance).
 The student version's functions raise ``NotImplementedError`` (every check fails until they are
-written); the solution version holds working plain-Python functions (:mod:`irlab.exercises.codegen`)
+written); the solution version holds working plain-Python functions (:mod:`irlab.exercises.exports.codegen`)
 and every check passes. The notebook needs only ``pytest`` and ``ipytest``: it never imports irlab.
 
 Document ids that are all whole numbers (``"1"``, ``"10"``) are written as ints, as in the sources.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> nb = exercise_notebook(builtin_exercise("ndcg-exercise"), solutions=True)
 >>> nb.nbformat, [c.cell_type for c in nb.cells][:4]
 (4, ['markdown', 'markdown', 'markdown', 'code'])
@@ -28,12 +28,18 @@ from textwrap import indent
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from irlab.exercises.codegen import MeasureFunction, docstring_block, function_key, function_names, measure_function
-from irlab.exercises.format import fingerprint
+from irlab.exercises.exports.codegen import (
+    MeasureFunction,
+    docstring_block,
+    function_key,
+    function_names,
+    measure_function,
+)
+from irlab.exercises.exports.text import code_span, markdown_paragraphs, markdown_text
+from irlab.exercises.format.exercise_file import fingerprint
 from irlab.exercises.model import Exercise, Question
-from irlab.exercises.questions import explain_question
-from irlab.exercises.text import code_span, markdown_paragraphs, markdown_text
-from irlab.exercises.wording import measure_words, question_wording
+from irlab.exercises.questions.explain import explain_question
+from irlab.exercises.questions.wording import measure_words, question_wording
 from irlab.explain.breakdown import Breakdown
 from irlab.metrics.registry import FAMILIES
 
@@ -159,7 +165,7 @@ def grading_calls(exercise: Exercise) -> list[tuple[Question, str, str]]:
     One call per query the question averages over: ``(ranking, ground_truth[, k])`` with the
     document ids written as in the notebook (ints when they are all whole numbers).
 
-    >>> from irlab.exercises.examples import builtin_exercise
+    >>> from irlab.exercises.format.examples import builtin_exercise
     >>> question, name, calls = grading_calls(builtin_exercise("ndcg-exercise"))[0]
     >>> question.id, name, calls
     ('ndcg5-q1', 'ndcg', '[([2, 1, 3, 4, 5, 6, 10, 7, 9, 8], {4: 3, 1: 2, 2: 1}, 5)]')

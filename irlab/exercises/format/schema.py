@@ -2,8 +2,8 @@
 
 This schema is the only statement of the shape: fields, types, required fields, lengths, counts,
 ranges, enums and the text rules (ids without surrounding spaces, no control characters).
-:mod:`irlab.exercises.schema_check` applies it to every file IR Lab reads and words each problem;
-:mod:`irlab.exercises.format` adds only the rules that need the whole file (an item that does not
+:mod:`irlab.exercises.format.schema_check` applies it to every file IR Lab reads and words each problem;
+:mod:`irlab.exercises.format.exercise_file` adds only the rules that need the whole file (an item that does not
 exist, K past the end of a ranking, a question nobody can answer). A published copy is
 docs/exercise-schema.json (a test keeps it current); ``python -m irlab exercise schema`` prints it.
 

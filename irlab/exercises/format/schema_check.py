@@ -1,6 +1,6 @@
 """The exercise schema applied to a JSON value: every problem of its shape, in the file's order, in words.
 
-:func:`shape_problems` walks a value together with the schema of :mod:`irlab.exercises.schema` and applies the
+:func:`shape_problems` walks a value together with the schema of :mod:`irlab.exercises.format.schema` and applies the
 keywords that schema uses (:data:`KEYWORDS`) with their JSON Schema (draft 2020-12) meaning. A schema holding any
 other keyword is refused when it is compiled, so the published schema can never promise a rule that is not
 checked; a property test compares the verdicts with the reference validator, the ``jsonschema`` library
@@ -13,7 +13,7 @@ annotations: ``title`` names the value as a noun ("an id"), ``examples`` shows w
 ``errorMessage`` replaces the sentence. One problem is reported per field: the first keyword, in
 :data:`KEYWORDS` order, that the field fails.
 
-JSON nested deeper than :data:`~irlab.exercises.schema.MAX_DEPTH` levels is refused first, by a scan without
+JSON nested deeper than :data:`~irlab.exercises.format.schema.MAX_DEPTH` levels is refused first, by a scan without
 recursion, so nothing after it can exhaust Python's stack.
 
 >>> for problem in shape_problems({"schema_version": 1, "title": " ", "items": [{"id": 3, "label": "A\\x00"}],
@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Any
 
 from irlab.errors import ValidationError
-from irlab.exercises.schema import MAX_DEPTH, PATTERN_WORDS, exercise_schema
+from irlab.exercises.format.schema import MAX_DEPTH, PATTERN_WORDS, exercise_schema
 
 KEYWORDS = ("type", "const", "enum", "additionalProperties", "required", "minItems", "maxItems", "uniqueItems",
             "minLength", "not", "pattern", "maxLength", "minimum", "exclusiveMinimum", "maximum", "allOf", "if")
@@ -542,7 +542,7 @@ def sentence(failure: Failure) -> str:
 def shape_problems(value: Any) -> list[ValidationError]:
     """Every problem of ``value``'s shape as a :class:`ValidationError` (field path and message), in the order
     the file is written, one per field; [] when the shape is right. Only the rules that need the whole file
-    are left (:func:`irlab.exercises.format.exercise_from_dict` checks them)."""
+    are left (:func:`irlab.exercises.format.exercise_file.exercise_from_dict` checks them)."""
     if nesting_depth(value) > MAX_DEPTH:
         return [ValidationError(too_deep_message())]
     failures: list[Failure] = []

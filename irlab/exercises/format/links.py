@@ -8,7 +8,7 @@ exhaust memory. A damaged link raises :class:`irlab.errors.ValidationError`.
 
 ``exercise_from_link`` also accepts a whole URL holding ``exercise=TOKEN``.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> ex = builtin_exercise("ndcg-exercise")
 >>> link = exercise_to_link(ex)
 >>> link.startswith("ex1."), exercise_from_link(link) == ex, exercise_from_link(f"https://x.org/?exercise={link}") == ex
@@ -28,7 +28,7 @@ import zlib
 from urllib.parse import unquote
 
 from irlab.errors import ValidationError
-from irlab.exercises.format import MAX_FILE_BYTES, compact_json, parse_exercise
+from irlab.exercises.format.exercise_file import MAX_FILE_BYTES, compact_json, parse_exercise
 from irlab.exercises.model import Exercise
 
 MAX_LINK_CHARS = 6000

@@ -137,7 +137,7 @@ class QuestionWording:
 def question_wording(exercise: Exercise, question: Question) -> QuestionWording:
     """The question in words: its prompt if it has one, else the measure, query and system spelled out.
 
-    >>> from irlab.exercises.examples import builtin_exercise
+    >>> from irlab.exercises.format.examples import builtin_exercise
     >>> ex = builtin_exercise("ndcg-exercise")
     >>> wording = question_wording(ex, ex.questions[0])
     >>> print(wording.text)

@@ -13,7 +13,7 @@ becomes 0 (no relevant item in the top K leaves nothing to compute), and when th
 differs from the original in at least one ranking. After :data:`MAX_DRAWS` refused draws the
 last draw is used.
 
->>> from irlab.exercises.examples import builtin_exercise
+>>> from irlab.exercises.format.examples import builtin_exercise
 >>> ex = builtin_exercise("ndcg-exercise")
 >>> v = make_variant(ex, 7)
 >>> v.seed, v == make_variant(ex, 7), v.system("system").rankings["q1"] != ex.system("system").rankings["q1"]
@@ -29,9 +29,9 @@ import random
 from dataclasses import replace
 
 from irlab.errors import ValidationError
-from irlab.exercises.format import compact_json
+from irlab.exercises.format.exercise_file import compact_json
 from irlab.exercises.model import Exercise, ExerciseSystem, FrozenMapping
-from irlab.exercises.questions import explain_question
+from irlab.exercises.questions.explain import explain_question
 
 MAX_DRAWS = 200
 """How many shuffles are tried before the last one is used regardless of difficulty."""
@@ -40,7 +40,7 @@ MAX_DRAWS = 200
 def content_hash(exercise: Exercise) -> str:
     """A SHA-256 of the exercise's canonical JSON, without its seed (so a variant's origin is its content).
 
-    >>> from irlab.exercises.examples import builtin_exercise
+    >>> from irlab.exercises.format.examples import builtin_exercise
     >>> len(content_hash(builtin_exercise("cats-in-boxes")))
     64
     """
