@@ -3,7 +3,8 @@
 irlab's packages form a stack (lowest first). A module may import its own package and any
 package below its own; packages on the same level are independent of each other. Only
 ``irlab.ui`` (and the pages above it) may import Streamlit; nothing imports ``pages``; pages
-hold no arithmetic.
+hold no arithmetic. Inside two packages the same holds for their parts: irlab/ui by product,
+irlab/exercises by concern. No module of irlab takes part in an import circle.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import ast
 import re
 import subprocess
 import sys
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(level) for level in (
     {"data"},                    # validated judgments, rankings, scenarios
     {"metrics", "scenarios"},    # the metrics and their registry | the cats-in-boxes data and pictures
     {"runs"},                    # TREC files into columns, batch evaluation, comparison
-    {"exercises"},               # exercise format, answers, exports, grading
+    {"exercises"},               # exercises: questions, file format, exports, builder, grading
     {"walkthrough"},             # the learner's state, chapter views, URL state, charts, quiz
     {"classroom"},               # classes, activities and answers in a database (the live class)
     {"sharedtask"},              # a class's shared task: hidden qrels, submissions, the leaderboard
@@ -216,3 +218,123 @@ def test_a_component_is_a_folder_with_its_code_and_styles_as_files():
             assert name == folder.name, f"{folder.name} declares component {name!r}"
             assert (components / js).is_file() and js.startswith(folder.name + "/")
             assert not css or (components / css).is_file()
+
+
+# --- irlab/exercises by concern -------------------------------------------------------------------------------------
+
+EXERCISES = IRLAB / "exercises"
+EXERCISE_LEVELS = {"model": 0, "questions": 1, "format": 2, "exports": 3, "builder": 4, "grading": 4}
+"""irlab/exercises' parts, lowest first: ``model.py`` (an exercise's types, at the package's root); ``questions/``
+(in words, computed by irlab, answers checked, named mistakes); ``format/`` (the file, which validates a question by
+computing it); ``exports/`` (notebooks, worksheets, answer keys, variants); ``builder/`` and ``grading/``, siblings
+that never import each other. A part imports its own and lower parts; none imports the facade, ``__init__.py``."""
+
+
+def exercise_part_of(path: Path) -> str | None:
+    """``questions`` for irlab/exercises/questions/answers.py, ``model`` for irlab/exercises/model.py; None for the
+    facade, irlab/exercises/__init__.py."""
+    parts = path.relative_to(EXERCISES).with_suffix("").parts
+    return None if parts == ("__init__",) else parts[0]
+
+
+def exercise_targets(path: Path) -> set[str]:
+    """The parts of irlab/exercises ``path`` imports (``grading`` for ``irlab.exercises.grading.sandbox``;
+    ``__init__`` for ``from irlab.exercises import X``, the facade)."""
+    targets = set()
+    for name in imported_modules(path):
+        parts = name.split(".")
+        if parts[:2] == ["irlab", "exercises"]:
+            targets.add(parts[2] if len(parts) > 2 else FACADE)
+    return targets
+
+
+def exercise_violation(own: str, target: str) -> str | None:
+    """Why irlab/exercises/``own`` may not import irlab/exercises/``target``, or None when it may."""
+    if target == own:
+        return None
+    if target == FACADE:
+        return f"exercises/{own} imports the facade irlab.exercises; import the module that defines the name"
+    if target not in EXERCISE_LEVELS:
+        return f"exercises/{own} imports exercises/{target}, which is on no level of EXERCISE_LEVELS"
+    if EXERCISE_LEVELS[target] >= EXERCISE_LEVELS[own]:
+        kind = "its sibling" if EXERCISE_LEVELS[target] == EXERCISE_LEVELS[own] else "a part above it"
+        return (f"exercises/{own} imports {kind}, exercises/{target}: imports point downward "
+                "(model < questions < format < exports < builder, grading)")
+    return None
+
+
+EXERCISE_MODULES = sorted(p for p in EXERCISES.rglob("*.py") if exercise_part_of(p) is not None)
+
+
+def test_every_exercises_module_sits_in_a_known_part():
+    assert {exercise_part_of(p) for p in EXERCISE_MODULES} == set(EXERCISE_LEVELS)
+    assert sorted(p.name for p in EXERCISES.glob("*.py")) == ["__init__.py", "model.py"], (
+        "irlab/exercises holds its facade, its types (model.py) and folders by concern")
+
+
+@pytest.mark.parametrize("path", EXERCISE_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_exercises_parts_import_downward_and_never_a_sibling(path):
+    own = exercise_part_of(path)
+    problems = [problem for target in exercise_targets(path) if (problem := exercise_violation(own, target))]
+    assert not problems, f"{path.relative_to(ROOT)}: {problems}"
+
+
+def test_the_exercises_rules_catch_what_the_issue_names():
+    assert exercise_violation("grading", "builder") and exercise_violation("builder", "grading")  # siblings
+    assert exercise_violation("format", "exports") and exercise_violation("questions", "format")  # upward
+    assert exercise_violation("model", "questions") and exercise_violation("exports", "grading")
+    assert exercise_violation("builder", FACADE)  # drafts.py and sharing.py imported the facade
+    assert exercise_violation("grading", "exports") is None and exercise_violation("format", "questions") is None
+
+
+# --- no import circles ------------------------------------------------------------------------------------------------
+
+def module_name(path: Path) -> str:
+    """``irlab.exercises.grading.grader`` for irlab/exercises/grading/grader.py; ``irlab.exercises`` for its
+    ``__init__.py``."""
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def imported_irlab_modules(path: Path, known: set[str]) -> set[str]:
+    """The modules of irlab (among ``known``) that an import statement in ``path`` names, wherever it stands (a
+    function's body, ``if TYPE_CHECKING:``): ``from irlab.a import b`` names irlab.a.b when that is a module."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.update(f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in known else node.module
+                         for alias in node.names)
+    return names & known
+
+
+def import_circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of ``graph`` (module -> the modules it imports), first module repeated at its end; None if none."""
+    try:
+        TopologicalSorter(graph).prepare()
+    except CycleError as error:
+        return error.args[1]
+    return None
+
+
+def test_no_module_of_irlab_is_in_an_import_circle():
+    """A circle works only in the order Python happens to import it (the gradebook <-> grader circle hid behind
+    ``if TYPE_CHECKING``; measure_names <-> registry behind a module __getattr__)."""
+    paths = [*MODULES, IRLAB / "__init__.py"]
+    known = {module_name(p) for p in paths}
+    graph = {module_name(p): imported_irlab_modules(p, known) - {module_name(p)} for p in paths}
+    assert len(graph) > 100 and sum(map(len, graph.values())) > 300
+    circle = import_circle(graph)
+    assert circle is None, "an import circle: " + " -> ".join(circle or [])
+
+
+def test_the_circle_check_finds_the_circle_the_issue_names(tmp_path):
+    probe = tmp_path / "gradebook.py"
+    probe.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from irlab.exercises import grader\n"
+                     "def f():\n    from irlab.exercises.grader import Submission\n")
+    known = {"irlab.exercises", "irlab.exercises.grader", "irlab.exercises.gradebook"}
+    assert imported_irlab_modules(probe, known) == {"irlab.exercises.grader"}
+    graph = {"irlab.exercises.gradebook": {"irlab.exercises.grader"},
+             "irlab.exercises.grader": {"irlab.exercises.gradebook"}}
+    assert sorted(set(import_circle(graph) or [])) == ["irlab.exercises.gradebook", "irlab.exercises.grader"]
+    assert import_circle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
