@@ -70,8 +70,10 @@ def take_messages(chapter: Chapter, state: WalkthroughState) -> tuple[Walkthroug
     """The learner's state after the region's new messages (a K, a tile change, a control), and the messages."""
     messages = {name: unseen_message(REGION, name) for name in ("k", "change", "control", "moves", "kform", "full")}
     kept = _kept(chapter)
-    # the K the browser shows comes with every message: a move made right after a K change takes that K first
-    for message in (messages["k"], messages["change"], messages["control"], messages["moves"]):
+    # the K the browser shows comes with every message: a move made right after a K change takes that K first, and a
+    # K moved before an ask went out (a finger's tap asks for the K form and moves K in one gesture; the ask carries
+    # the K and replaces the settle message) is taken from the ask
+    for message in messages.values():
         k = whole_number(message.get("k"), 1, len(k_choices())) if message else None
         if k is not None and k != state.effective_k(chapter):
             state = replace(state, k=k)

@@ -298,3 +298,48 @@ def test_a_keyboard_move_is_drawn_ahead_and_the_tile_asks_again(app_page):
         assert app_page.metrics() == _headline("recall-precision", order)
         seen = app_page.page.evaluate("window.__irlSeen")
         assert seen and all(record["updates"] == before["updates"] for record in seen)  # before the answer
+
+
+HOLD_ANSWERS = """() => {
+  // the server's messages wait while window.__irlHold is true (Streamlit listens with addEventListener('message'))
+  window.__irlHeld = [];
+  window.__irlHold = false;
+  const listen = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, handler, options) {
+    if (type !== 'message') return listen.call(this, type, handler, options);
+    return listen.call(this, type, (event) => {
+      if (window.__irlHold || window.__irlHeld.length) window.__irlHeld.push(() => handler(event));
+      else handler(event);
+    }, options);
+  };
+  window.__irlRelease = () => {
+    window.__irlHold = false;
+    const held = window.__irlHeld.splice(0);
+    for (const deliver of held) deliver();
+  };
+}"""
+
+
+def test_a_k_moved_while_a_move_drawn_ahead_waits_for_its_answer_is_drawn_after_it(app_page):
+    """NDCG: a keyboard move is drawn ahead; the learner presses ArrowRight on the K slider before the server's answer
+    arrives (the answers are held back): the slider shows K = 3 at once, the K goes to the server, and once the answers
+    arrive the numbers, the slider and the link are all at K = 3 with the move kept. Before, a K moved while a move
+    waited was dropped: the slider said 3 and the numbers stayed at K = 2."""
+    app_page.page.add_init_script(f"({HOLD_ANSWERS})()")
+    app_page.open("ndcg")
+    app_page.metric("NDCG@2")
+    app_page.tiles().nth(0).focus()  # asks for the tile's moves
+    app_page.page.wait_for_function("() => window.__irlRegionStats.moveScreens === 1")
+    app_page.page.evaluate("window.__irlHold = true")
+    app_page.page.keyboard.press("Shift+ArrowRight")
+    app_page.page.wait_for_function("() => window.__irlRegionStats.moved === 1")
+    app_page.wait_for_metric("NDCG@2", "0.6131")  # drawn ahead, with no answer
+    slider = app_page.page.locator(K_SLIDER)
+    slider.focus()
+    app_page.page.keyboard.press("ArrowRight")
+    assert slider.get_attribute("aria-valuetext") == "K = 3"
+    app_page.page.evaluate("window.__irlRelease()")
+    app_page.wait_for_metric("NDCG@3", "0.5608")
+    app_page.page.wait_for_function("() => window.location.search.includes('k=3')")
+    app_page.wait_for_order(["2", "1", "3", "4", "5", "6", "7", "8"])
+    assert slider.get_attribute("aria-valuetext") == "K = 3"

@@ -264,3 +264,16 @@ def test_the_k_form_comes_when_the_learner_comes_to_the_k_slider_or_when_it_was_
     other.session_state[REGION] = {"change": {**move, "screen": first["screen"], "n": 1}}
     other.run()
     assert region_data(other)["kForm"]["at"] == asked["kForm"]["at"]  # made by the first session
+
+
+def test_an_ask_carries_the_k_the_browser_shows(open_page):
+    """A finger's tap on the K slider asks for the K form and moves K in one gesture: the ask goes out with the new K
+    (and stands in for the settled K's message), so the run that answers it takes that K and draws it."""
+    at = open_page("ndcg")
+    data = region_data(at)
+    send_message(at, "kform", screen=data["screen"], form=False, k=5)
+    asked = region_data(at)
+    assert asked["k"] == 5 and at.query_params["k"] == "5"
+    assert "patch" in asked and asked["kForm"]["screen"] == asked["screen"]  # the screen at K = 5, and its K form
+    send_message(at, "full", screen=asked["screen"], k=3)
+    assert region_data(at)["k"] == 3 and at.query_params["k"] == "3"

@@ -703,18 +703,21 @@ function ticked(region, block) {
  * @param {number} k
  */
 function learnerK(region, k) {
-  if (!Number.isInteger(k) || k === region.shownK || region.moved) return;
+  if (!Number.isInteger(k) || k === region.shownK) return;
   region.pairFrom = region.shownK;
   region.shownK = k;
   if (region.controls) {
     showK(region.controls, k);
     movedByLearner(region.controls);  // a new move: it can be undone, and what was undone is gone
   }
-  draw(region);
+  // a move drawn ahead that the server has not answered yet has no K form: the K goes to the server at once (after
+  // the move), and the answer draws it
+  const drawn = !region.moved && hasForm(region);
+  if (drawn) draw(region);
   region.kDirty = true;
   clearTimeout(region.settle);
   // without the K form this K is not drawn yet: the server is told at once, and its answer draws it
-  region.settle = window.setTimeout(() => send(region, "k", {}), hasForm(region) ? SETTLE_MS : 0);
+  region.settle = window.setTimeout(() => send(region, "k", {}), drawn ? SETTLE_MS : 0);
 }
 
 /**
