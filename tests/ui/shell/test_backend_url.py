@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -45,7 +46,10 @@ def _get(app, path: str, headers: list[tuple[bytes, bytes]] = ()) -> tuple[dict,
         sent.append(message)
 
     scope = {"type": "http", "method": "GET", "path": path, "headers": list(headers), "query_string": b""}
-    asyncio.run(app(scope, receive, send))
+    # a fresh event loop in a thread of its own: the thread a test runs in may hold a running loop already (Playwright's
+    # sync API leaves one behind in an xdist worker that ran a browser test first)
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, app(scope, receive, send)).result()
     response = dict(sent[0]["headers"])
     return response, b"".join(message.get("body", b"") for message in sent[1:])
 
