@@ -9,7 +9,8 @@ no ``data:`` URIs.
 
 Folders: ``tiles`` (the draggable ranking), ``chart`` (Plotly charts drawn in place), ``share`` (copy
 the link), ``shortcuts`` (which key press is Undo or Redo, for the region), ``pictures`` (the walkthrough's SVG
-pictures as files), ``keyboard`` (a phone's number keyboard for answer boxes). The JavaScript is
+pictures as files), ``classfeed`` (a live class page's event stream, timer and counts) and ``classanswer``
+(a student's answer form, kept on the phone until acknowledged). The JavaScript is
 typed with JSDoc and checked by ``tsc --checkJs`` (``package.json`` here); pure logic is unit-tested
 with ``node --test``.
 """
