@@ -181,8 +181,9 @@ def test_k_changes_by_keyboard_are_drawn_without_a_run_and_the_server_learns_the
 
 
 def test_a_mouse_drag_of_the_k_slider_draws_every_k_it_passes_and_tells_the_server_once(app_page):
-    """Recall & precision: a mouse drags the K slider's thumb from K = 2 to the end: Recall@8 and Precision@8 are shown
-    before any answer, and the server is told K = 8 once."""
+    """Recall & precision: a mouse drags the K slider's thumb from K = 2 to the end, resting on the way longer than a
+    pause: Recall@8 and Precision@8 are shown before any answer, and the server is told K = 8 once, after the thumb is
+    let go (a thumb still held has not settled; before, a drag resting 0.6 s told the server the K it rested on)."""
     app_page.open("recall-precision")
     app_page.metric("Recall@2")
     app_page.page.locator(K_SLIDER).hover()  # a mouse resting on the slider asks for its K form
@@ -193,9 +194,12 @@ def test_a_mouse_drag_of_the_k_slider_draws_every_k_it_passes_and_tells_the_serv
     y = box["y"] + box["height"] / 2
     app_page.page.mouse.move(box["x"] + thumb / 2 + (box["width"] - thumb) / 7, y)  # on the thumb at K = 2
     app_page.page.mouse.down()
-    app_page.page.mouse.move(box["x"] + box["width"] + 20, y, steps=12)
-    app_page.page.mouse.up()
+    app_page.page.mouse.move(box["x"] + box["width"] / 2, y, steps=6)
+    app_page.page.wait_for_timeout(1_000)  # resting, still held
+    app_page.page.mouse.move(box["x"] + box["width"] + 20, y, steps=6)
     app_page.metric("Recall@8", timeout=5_000)
+    assert app_page.page.evaluate("window.__irlRegionStats.updates") == before["updates"]
+    app_page.page.mouse.up()
     seen = app_page.page.evaluate("window.__irlSeen")
     assert seen and all(record["updates"] == before["updates"] for record in seen)
     assert app_page.metrics() == {"Recall@8": "1", "Precision@8": "0.5"}

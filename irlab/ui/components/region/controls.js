@@ -9,10 +9,12 @@
 /**
  * @typedef {import("./region-data").Controls} Controls
  * @typedef {import("./region-data").Setting} Setting
- * @typedef {{k: (k: number) => void, action: (action: string, extra?: Record<string, string>) => void}} Handlers
+ * @typedef {{k: (k: number) => void, release: () => void,
+ *            action: (action: string, extra?: Record<string, string>) => void}} Handlers
  * @typedef {{root: HTMLElement, k: HTMLInputElement, kValue: HTMLOutputElement, kLabel: HTMLElement,
  *            kHelp: HTMLElement, settings: HTMLElement, undo: HTMLButtonElement, redo: HTMLButtonElement,
- *            reset: HTMLButtonElement, settingViews: Map<string, SettingView>, handlers: Handlers}} ControlsView
+ *            reset: HTMLButtonElement, settingViews: Map<string, SettingView>, handlers: Handlers,
+ *            holding: boolean}} ControlsView
  * @typedef {{root: HTMLElement, label: HTMLElement, note: HTMLElement, body: HTMLElement, shape: string,
  *            input?: HTMLInputElement, output?: HTMLOutputElement, buttons?: HTMLButtonElement[],
  *            setting: Setting}} SettingView
@@ -89,6 +91,18 @@ export function createControls(parent, handlers) {
   root.setAttribute("aria-label", "K and the controls of this chapter");
   const k = slider("irl-k");
   k.input.addEventListener("input", () => handlers.k(Number(k.input.value)));
+  // a mouse or finger holding the thumb has not settled on a K, however long it rests: the K is told when it lets go
+  k.input.addEventListener("pointerdown", () => {
+    view.holding = true;
+    const release = () => {
+      window.removeEventListener("pointerup", release, true);
+      window.removeEventListener("pointercancel", release, true);
+      view.holding = false;
+      handlers.release();
+    };
+    window.addEventListener("pointerup", release, true);
+    window.addEventListener("pointercancel", release, true);
+  });
   const settings = el("div", "irl-settings");
   const actions = el("div", "irl-actions");
   const undo = button("\u21B6", "Undo", "irl-undo");
@@ -104,8 +118,10 @@ export function createControls(parent, handlers) {
   actions.append(undo, redo, reset);
   root.append(k.root, settings, actions);
   parent.prepend(root);
-  return { root, k: k.input, kValue: k.output, kLabel: k.label, kHelp: k.help, settings, undo, redo, reset,
-           settingViews: new Map(), handlers };
+  /** @type {ControlsView} */
+  const view = { root, k: k.input, kValue: k.output, kLabel: k.label, kHelp: k.help, settings, undo, redo, reset,
+                 settingViews: new Map(), handlers, holding: false };
+  return view;
 }
 
 /**

@@ -716,8 +716,19 @@ function learnerK(region, k) {
   if (drawn) draw(region);
   region.kDirty = true;
   clearTimeout(region.settle);
-  // without the K form this K is not drawn yet: the server is told at once, and its answer draws it
+  // a thumb still held has not settled (its release does that); a K not drawn here is told at once: the answer draws it
+  if (drawn && region.controls?.holding) return;
   region.settle = window.setTimeout(() => send(region, "k", {}), drawn ? SETTLE_MS : 0);
+}
+
+/**
+ * The learner let go of the K slider's thumb: the K they moved it to is settled once they pause.
+ * @param {Region} region
+ */
+function releasedK(region) {
+  if (!region.kDirty) return;
+  clearTimeout(region.settle);
+  region.settle = window.setTimeout(() => send(region, "k", {}), SETTLE_MS);
 }
 
 /**
@@ -944,6 +955,7 @@ export default function (component) {
   if (data.controls && !region.controls) {
     region.controls = createControls(region.root, {
       k: (k) => learnerK(current, k),
+      release: () => releasedK(current),
       action: (action, extra) => control(current, action, extra),
     });
   }
