@@ -22,8 +22,10 @@ grade 4 for MAP, P@10, ...), and **judged topics without a relevant document** (
 0 there, and the topic still counts).
 
 A run is a file (read topic by topic, with its rank column), a :class:`~irlab.runs.trec.RunTable`
-(already checked when it was read: ranks and duplicates cannot be checked any more), or the raw
-columns of a :class:`~irlab.runs.trec.RunBlock`.
+(already checked when it was read: ranks and duplicates cannot be checked any more), the raw
+columns of a :class:`~irlab.runs.trec.RunBlock`, or a :class:`~irlab.runs.trec.RankedRun`: the
+run as the scorer ranked it, with its rank column, read without sorting or joining it again (a
+shared task's submission is read once for both).
 
 >>> from irlab.runs.trec import parse_qrels, run_block
 >>> qrels = parse_qrels(b"1 0 a 1\\n1 0 b 0\\n2 0 c 2\\n3 0 d 1\\n")
@@ -48,15 +50,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from irlab.metrics.measure_names import parse_measure
-from irlab.runs.arrow import as_arrow, as_numpy
 from irlab.runs.coverage import topic_list
 from irlab.runs.judge import judge
 from irlab.runs.stream import BLOCK_BYTES, ReadWhole, TopicBlocks
-from irlab.runs.trec import MAX_FILE_BYTES, QrelsTable, RunBlock, RunTable, read_bytes, run_block, run_table
+from irlab.runs.trec import MAX_FILE_BYTES, QrelsTable, RankedRun, RunBlock, RunTable, rank_run, read_bytes, run_block
 
 CUTOFF = 10
 """The rank where ties are looked for, and the depth of Judged@k."""
@@ -113,86 +112,75 @@ class _Tally:
         self.rank_topics, self.deep, self.duplicate_topics = [], [], []
 
 
-def doctor(qrels: QrelsTable, runs: Mapping[str, str | Path | RunTable | RunBlock], *, relevance_level: int = 1,
-           cutoff: int = CUTOFF, depth: int = DEPTH, limit: int = MAX_FILE_BYTES,
+def doctor(qrels: QrelsTable, runs: Mapping[str, str | Path | RunTable | RunBlock | RankedRun], *,
+           relevance_level: int = 1, cutoff: int = CUTOFF, depth: int = DEPTH, limit: int = MAX_FILE_BYTES,
            block_bytes: int = BLOCK_BYTES) -> list[Finding]:
-    """Every check of the module on ``qrels`` and each run (``{name: file, RunTable or RunBlock}``)."""
+    """Every check of the module on ``qrels`` and each run (``{name: file, RunTable, RunBlock or RankedRun}``).
+
+    A :class:`~irlab.runs.trec.RankedRun` is a run already ranked for scoring, with its rank column
+    (:func:`~irlab.runs.trec.rank_run`): the doctor reads it as it is, and its findings are those of
+    the same lines given as a file or a block.
+    """
     findings = _qrels_findings(qrels, relevance_level)
     for name, run in runs.items():
         tally = _Tally(set(), [])
-        for block in _blocks(run, limit, block_bytes):
-            _examine(block, qrels, tally, relevance_level, cutoff, depth)
+        for ranked in _ranked_blocks(run, limit, block_bytes):
+            _examine(ranked, qrels, tally, relevance_level, cutoff, depth)
         findings += _run_findings(name, qrels, tally, cutoff, depth)
     return findings
 
 
-def _blocks(run: str | Path | RunTable | RunBlock, limit: int, block_bytes: int):
-    """The run as blocks of whole topics (a file whose topics are not each in one piece: one block)."""
-    if isinstance(run, RunBlock):
+def _ranked_blocks(run: str | Path | RunTable | RunBlock | RankedRun, limit: int, block_bytes: int):
+    """The run as ranked blocks of whole topics (a file whose topics are not each in one piece: one block).
+
+    A document's repeated lines are dropped (the first line is kept) and counted.
+    """
+    if isinstance(run, RankedRun):
         yield run
     elif isinstance(run, RunTable):
-        rows = as_arrow(np.repeat(np.arange(len(run.query_ids), dtype=np.int64), np.diff(run.offsets)))
-        yield RunBlock(pa.array(list(run.query_ids), pa.string()).take(rows), run.docs, run.scores, None, None)
+        yield RankedRun(run)
+    elif isinstance(run, RunBlock):
+        yield rank_run("run", run, repeats="keep first")
     else:
         try:
             blocks = list(_streamed(run, limit, block_bytes))
         except ReadWhole:
             blocks = [run_block(read_bytes(run, limit=limit), str(run), ranks=True)]
-        yield from blocks
+        for block in blocks:
+            yield rank_run("run", block, repeats="keep first")
 
 
 def _streamed(path: str | Path, limit: int, block_bytes: int):
     yield from TopicBlocks(path, block_bytes=block_bytes, limit=limit, ranks=True)
 
 
-def _examine(block: RunBlock, qrels: QrelsTable, tally: _Tally, level: int, cutoff: int, depth: int) -> None:
-    """Count everything the checks need in one block of whole topics."""
-    queries, docs = _single(block.queries), _single(block.docs)
-    tally.topics |= set(pc.unique(queries).to_pylist())
-    query_code = as_numpy(pc.dictionary_encode(queries).indices).astype(np.int64)
-    # duplicates: neighbours after sorting by (topic, document); the first line of each is kept
-    by_doc = as_numpy(pc.sort_indices(pa.table({"q": as_arrow(query_code), "d": docs}),
-                                      sort_keys=[("q", "ascending"), ("d", "ascending")]))
-    same = np.zeros(len(by_doc), dtype=bool)
-    if len(by_doc) > 1:
-        sorted_docs = docs.take(as_arrow(by_doc))
-        same[1:] = as_numpy(pc.equal(sorted_docs[1:], sorted_docs[:-1])) & (query_code[by_doc][1:] ==
-                                                                             query_code[by_doc][:-1])
-    if same.any():
-        tally.duplicate_lines += int(same.sum())
-        tally.duplicate_topics += sorted(set(queries.take(as_arrow(by_doc[same])).to_pylist()))
-        group = np.cumsum(~same) - 1  # one group per (topic, document), in sort order
-        first_line = np.full(int(group[-1]) + 1, np.iinfo(np.int64).max)
-        np.minimum.at(first_line, group, by_doc)  # each group's earliest line
-        keep = np.zeros(len(block.scores), dtype=bool)
-        keep[first_line] = True
-        rows = as_arrow(np.flatnonzero(keep))
-        queries, docs, query_code = queries.take(rows), docs.take(rows), query_code[keep]
-        block = RunBlock(queries, docs, block.scores[keep], None, None if block.ranks is None else block.ranks[keep])
-    # trec_eval's order: topic, score descending, document descending
-    scores = np.asarray(block.scores, dtype=np.float64) + 0.0
-    order = as_numpy(pc.sort_indices(pa.table({"q": queries, "s": as_arrow(scores), "d": docs}),
-                                     sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]))
-    topic = query_code[order]
-    starts = np.flatnonzero(np.concatenate([[True], topic[1:] != topic[:-1]]))
-    ends = np.concatenate([starts[1:], [len(order)]])
-    names = queries.take(as_arrow(order[starts])).to_pylist()
-    ordered_scores = scores[order]
-    same_score = np.zeros(len(order), dtype=bool)
-    if len(order) > 1:
+def _examine(ranked: RankedRun, qrels: QrelsTable, tally: _Tally, level: int, cutoff: int, depth: int) -> None:
+    """Count everything the checks need in one ranked block of whole topics (trec_eval's order: topic, score
+    descending, document descending)."""
+    table = ranked.table
+    names = list(table.query_ids)
+    tally.topics |= set(names)
+    if len(ranked.repeats):
+        tally.duplicate_lines += len(ranked.repeats)
+        tally.duplicate_topics += sorted({names[q] for q in np.unique(ranked.repeats).tolist()})
+    starts, ends = table.offsets[:-1], table.offsets[1:]
+    topic = np.repeat(np.arange(len(names), dtype=np.int64), np.diff(table.offsets))
+    ordered_scores = table.scores
+    same_score = np.zeros(len(topic), dtype=bool)
+    if len(topic) > 1:
         tie = (ordered_scores[1:] == ordered_scores[:-1]) & (topic[1:] == topic[:-1])
         same_score[1:] |= tie
         same_score[:-1] |= tie
     tally.tied_lines += int(same_score.sum())
-    for name, start, end in zip(names, starts, ends):
+    for name, start, end in zip(names, starts.tolist(), ends.tolist()):
         if end - start > cutoff and ordered_scores[start + cutoff - 1] == ordered_scores[start + cutoff]:
             tally.ties.append(name)
         if end - start > depth:
             tally.deep.append(name)
-    if block.ranks is None:
+    if ranked.ranks is None:
         tally.ranks_checked = False
     else:  # a higher score must not have a later rank: compare each run of equal scores with the next
-        ranks = block.ranks[order]
+        ranks = ranked.ranks
         group_start = np.flatnonzero(np.concatenate([[True], (topic[1:] != topic[:-1]) |
                                                      (ordered_scores[1:] != ordered_scores[:-1])]))
         unreadable = np.isnan(ranks)
@@ -201,26 +189,23 @@ def _examine(block: RunBlock, qrels: QrelsTable, tally: _Tally, level: int, cuto
         same_topic = topic[group_start[1:]] == topic[group_start[:-1]]
         bad_group = np.zeros(len(group_start), dtype=bool)
         bad_group[1:] = same_topic & (lowest[1:] <= highest[:-1])
-        wrong = np.repeat(bad_group, np.diff(np.concatenate([group_start, [len(order)]]))) | unreadable
+        wrong = np.repeat(bad_group, np.diff(np.concatenate([group_start, [len(topic)]]))) | unreadable
         if wrong.any():
             tally.rank_lines += int(wrong.sum())
-            name_of = dict(zip(topic[starts].tolist(), names))
-            tally.rank_topics += sorted(name_of[code] for code in np.unique(topic[wrong]).tolist())
+            tally.rank_topics += sorted(names[code] for code in np.unique(topic[wrong]).tolist())
     judged_here = [q for q in names if q in qrels.index]
-    if judged_here:
-        table = run_table("run", queries, docs, scores)
+    if judged_here and not len(qrels):  # topics without a single judgment (a shared task's public topics):
+        # every document is unjudged and every AP 0, as the join below would find
+        lengths = np.diff(table.offsets)[np.array([q in qrels.index for q in names], dtype=bool)]
+        tally.shown_top += int(np.minimum(lengths, CUTOFF).sum())
+        tally.ap_topics += len(judged_here)
+    elif judged_here:
         rankings = judge(qrels, table, complete=False, queries=judged_here).rankings
         tally.judged_top += int(rankings.count_at(rankings.grades >= 0, CUTOFF).sum())
         tally.shown_top += int(np.minimum(rankings.num_ret, CUTOFF).sum())
         ap = parse_measure("AP").compute_all(rankings, relevance_level=level)
         tally.ap_sum += float(np.sum(ap))
         tally.ap_topics += len(ap)
-
-
-def _single(array: pa.Array | pa.ChunkedArray) -> pa.Array:
-    if isinstance(array, pa.ChunkedArray):
-        return array.combine_chunks() if array.num_chunks else pa.nulls(0, pa.string())
-    return array
 
 
 def _qrels_findings(qrels: QrelsTable, level: int) -> list[Finding]:

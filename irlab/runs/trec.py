@@ -39,7 +39,7 @@ import re
 import sys
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -166,10 +166,41 @@ def run_table(name: str, queries: pa.Array, docs: pa.Array, scores: np.ndarray, 
     >>> t.ranking("q"), t.query_ids
     (['c', 'b', 'a'], ('q',))
     """
+    return rank_run(name, RunBlock(queries, docs, scores, lines), runid).table
+
+
+@dataclass(frozen=True)
+class RankedRun:
+    """A run read once and ranked once, for the run doctor and the scorer alike (no second sort or join).
+
+    ``table`` is the run in trec_eval's rank order; ``ranks`` the file's rank column (4th field,
+    NaN where it is not a number) in the table's row order, None when it was not read;
+    ``repeats`` the query (its position in ``table.query_ids``) of each line left out as a repeat of
+    a document earlier in its query (only with ``repeats="keep first"`` of :func:`rank_run`).
+    """
+
+    table: RunTable
+    ranks: np.ndarray | None = None
+    repeats: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+
+def rank_run(name: str, block: RunBlock, runid: str = "", *, repeats: str = "refuse") -> RankedRun:
+    """A block's rows in trec_eval's rank order, with its rank column in the same order (see :class:`RankedRun`).
+
+    A document twice in one query is an error (``repeats="refuse"``: trec_eval refuses such a run)
+    or only its first line is kept (``repeats="keep first"``: what the run doctor reports).
+
+    >>> block = run_block(b"q Q0 a 1 1.0 r\\nq Q0 c 2 2.0 r\\nq Q0 b 3 2.0 r\\nq Q0 a 4 0.5 r\\n", "r", ranks=True)
+    >>> ranked = rank_run("r", block, repeats="keep first")
+    >>> ranked.table.ranking("q"), ranked.ranks.tolist(), ranked.repeats.tolist()
+    (['c', 'b', 'a'], [2.0, 3.0, 1.0], [0])
+    """
     import pyarrow.compute as pc
 
-    scores = np.asarray(scores, dtype=np.float64) + 0.0  # -0.0 ties with 0.0, as in C
-    docs, queries = _combined(docs), _combined(queries)  # one chunk: takes from it are 3x faster
+    if repeats not in ("refuse", "keep first"):
+        raise ValueError(f"repeats is 'refuse' or 'keep first', not {repeats!r}")
+    scores = np.asarray(block.scores, dtype=np.float64) + 0.0  # -0.0 ties with 0.0, as in C
+    docs, queries = _combined(block.docs), _combined(block.queries)  # one chunk: takes from it are 3x faster
     query_ids, offsets = _boundaries(queries)
     grouped = len(set(query_ids)) == len(query_ids) and list(query_ids) == sorted(query_ids)
     by_query = (as_arrow(np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))) if grouped
@@ -183,13 +214,24 @@ def run_table(name: str, queries: pa.Array, docs: pa.Array, scores: np.ndarray, 
     del queries
     docs, scores = docs.take(by_doc), scores[rows]
     query_index = np.repeat(np.arange(len(query_ids), dtype=np.int32), np.diff(offsets))
-    _refuse_twice(query_index, docs, rows, lines, name, query_ids, "appears twice for query {query!r} (lines {lines}); "
-                  "trec_eval refuses a run like this too")
+    repeated = np.zeros(0, dtype=np.int64)
+    if repeats == "refuse":
+        _refuse_twice(query_index, docs, rows, block.lines, name, query_ids, "appears twice for query {query!r} "
+                      "(lines {lines}); trec_eval refuses a run like this too")
+    else:  # Arrow's sort is stable: of a document's lines, the first in the file comes first
+        keep = ~_same_as_previous(query_index, docs)
+        if not keep.all():
+            repeated = query_index[~keep].astype(np.int64)
+            rows, scores, query_index = rows[keep], scores[keep], query_index[keep]
+            offsets = np.concatenate([[0], np.cumsum(np.bincount(query_index, minlength=len(query_ids)))])
+    del docs
     # Arrow's sort is stable, so sorting by score keeps the doc-descending order among equal
     # scores: trec_eval's tie rule, without comparing doc ids a second time
     by_score = as_numpy(pc.sort_indices(pa.table({"q": as_arrow(query_index), "s": as_arrow(scores)}),
                                         sort_keys=[("q", "ascending"), ("s", "descending")]))
-    return RunTable(name, original_docs.take(as_arrow(rows[by_score])), scores[by_score], runid, query_ids, offsets)
+    ranked_rows = rows[by_score]
+    table = RunTable(name, original_docs.take(as_arrow(ranked_rows)), scores[by_score], runid, query_ids, offsets)
+    return RankedRun(table, None if block.ranks is None else np.asarray(block.ranks)[ranked_rows], repeated)
 
 
 def qrels_table(name: str, queries: pa.Array, docs: pa.Array, grades: np.ndarray,
@@ -239,14 +281,20 @@ def _boundaries(queries: pa.Array) -> tuple[tuple[str, ...], np.ndarray]:
     return tuple(queries.take(as_arrow(starts)).to_pylist()), np.concatenate([starts, [n]])
 
 
+def _same_as_previous(query_index: np.ndarray, docs: pa.Array) -> np.ndarray:
+    """Per row (sorted by query, then doc): whether the row above holds the same query and document."""
+    import pyarrow.compute as pc
+
+    same = np.zeros(len(docs), dtype=bool)
+    if len(docs) > 1:
+        same[1:] = as_numpy(pc.equal(docs[1:], docs[:-1])) & (query_index[1:] == query_index[:-1])
+    return same
+
+
 def _refuse_twice(query_index: np.ndarray, docs: pa.Array, rows: np.ndarray, lines: np.ndarray | None, name: str,
                   query_ids: tuple[str, ...], problem: str) -> None:
     """Raise when two neighbouring rows (sorted by query, then doc) hold the same pair, naming both lines."""
-    import pyarrow.compute as pc
-
-    if len(docs) < 2:
-        return
-    same = as_numpy(pc.equal(docs[1:], docs[:-1])) & (query_index[1:] == query_index[:-1])
+    same = _same_as_previous(query_index, docs)[1:]
     if not same.any():
         return
     at = int(np.flatnonzero(same)[0])

@@ -1,7 +1,8 @@
 """Scoring one submitted run against a task's hidden qrels, saying nothing about the qrels it is not allowed to.
 
-:func:`score_submission` reads the run once (a ``.gz`` is unpacked, at most ``limit`` bytes), then
-in two threads at once (Arrow and numpy release the GIL):
+:func:`score_submission` reads the run once (a ``.gz`` is unpacked, at most ``limit`` bytes) and ranks it
+once as trec_eval ranks it (:func:`irlab.runs.trec.rank_run`, which keeps the file's rank column in the
+same order), then in two threads at once (Arrow and numpy release the GIL), neither sorting it again:
 
 * the **run doctor** (:func:`irlab.runs.doctor.doctor`) on the *public* topics only: a qrels table
   that lists the task's topics and holds no judgment. So its findings (topics missed, topics not in
@@ -9,7 +10,7 @@ in two threads at once (Arrow and numpy release the GIL):
   1,000) depend on the run and the public topic list alone. The checks that read judgments
   (Judged@10, grades above 1, topics without a relevant document) are left out, and the missed
   topics' finding gets a text of its own (the doctor's quotes MAP with and without them);
-* the **scores**: the run ranked as trec_eval ranks it, joined with the hidden qrels and every
+* the **scores**: the ranked run joined with the hidden qrels and every
   measure computed as ``trec_eval -c`` does (:func:`irlab.runs.evaluate.evaluate_tables`): a judged
   topic the run misses counts 0. The values are trec_eval's to the last bit (the engine's tests),
   and the task's tests compare them with trec_eval's C code.
@@ -39,7 +40,7 @@ from irlab.metrics.registry import Measure
 from irlab.runs.coverage import topic_list
 from irlab.runs.doctor import Finding, doctor
 from irlab.runs.evaluate import evaluate_tables
-from irlab.runs.trec import MB, QrelsTable, RunTable, parse_run, qrels_table, run_block, run_table, unpack
+from irlab.runs.trec import MB, QrelsTable, RankedRun, RunTable, parse_run, qrels_table, rank_run, run_block, unpack
 
 POOL_DEPTH = 100
 """Documents per topic kept from each run for the pool (TREC's usual depth)."""
@@ -93,15 +94,17 @@ def score_submission(data: bytes, name: str, qrels: QrelsTable, measures: Mappin
         if not ranked & set(topics):
             raise ValidationError(f"the run ranks none of the task's {len(topics)} topics ({topic_list(list(topics))});"
                                   f" it ranks {topic_list(sorted(ranked))}", path=name)
+        lines = len(block.scores)
+        run = rank_run(name, block, _runid(raw))  # ranked once, for the doctor and the scores alike
+        del block
         with ThreadPoolExecutor(2, thread_name_prefix="score") as pool:
-            checked = pool.submit(_public_findings, block, name, topics)
-            table = run_table(name, block.queries, block.docs, block.scores, _runid(raw), block.lines)
-            evaluation = evaluate_tables(qrels, table, measures, complete=True)
+            checked = pool.submit(_public_findings, run, name, topics)
+            evaluation = evaluate_tables(qrels, run.table, measures, complete=True)
             findings = checked.result()
-        kept, depth = _top_documents(table, pool_depth)
+        kept, depth = _top_documents(run.table, pool_depth)
         means = {m: float(evaluation.summary[m]) for m in measures}
         per_topic = {m: np.asarray(evaluation.per_query[m], dtype=np.float64) for m in measures}
-        return Scored(table.runid, len(block.scores), run_digest(raw), evaluation.queries, means, per_topic,
+        return Scored(run.table.runid, lines, run_digest(raw), evaluation.queries, means, per_topic,
                       tuple(findings), kept, depth)
 
 
@@ -117,9 +120,9 @@ def _runid(raw: bytes) -> str:
     return _last_tag(raw)[:100]
 
 
-def _public_findings(block, name: str, topics: Sequence[str]) -> list[Finding]:
-    """The doctor's judgment-free findings (see the module)."""
-    found = [f for f in doctor(topics_only(topics), {name: block}) if f.check in PUBLIC_CHECKS]
+def _public_findings(run: RankedRun, name: str, topics: Sequence[str]) -> list[Finding]:
+    """The doctor's judgment-free findings (see the module), on the run as the scorer ranked it."""
+    found = [f for f in doctor(topics_only(topics), {name: run}) if f.check in PUBLIC_CHECKS]
     return [replace(f, why="the task's mean counts every topic, and a topic the run does not rank scores 0 on "
                            "every measure (trec_eval -c, as TREC reports do).")
             if f.check == "missing-topics" else f for f in found]

@@ -9,13 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from irlab.cli import main
 from irlab.metrics.measure_names import parse_measure
 from irlab.runs.coverage import coverage
 from irlab.runs.doctor import Finding, doctor
 from irlab.runs.evaluate import evaluate_tables
-from irlab.runs.trec import parse_qrels, parse_run, run_block
+from irlab.runs.trec import parse_qrels, parse_run, rank_run, run_block
 
 ROOT = Path(__file__).resolve().parents[2]
 QRELS = parse_qrels("".join(f"{t} 0 d{d} {int(d < 3)}\n" for t in (1, 2, 3) for d in range(12)).encode())
@@ -111,6 +113,64 @@ def test_a_file_is_read_topic_by_topic_with_its_ranks_and_a_table_without_them(t
     assert "ranks" not in from_table and "duplicates" not in from_table  # checked when the table was read
     assert from_table["missing-topics"].what == "t misses 1 of the 3 judged topics (3)"
     assert from_file["missing-topics"].what == "f misses 1 of the 3 judged topics (3)"
+
+
+@st.composite
+def doctored_runs(draw) -> tuple[list[str], bool]:
+    """(run lines with every kind of finding, whether its topics come in byte order): ties, equal scores, ranks
+    against the scores or not numbers, documents twice, topics the qrels do not judge, judged topics missed,
+    rankings deeper than the test's depth, topics in any order."""
+    lines = []
+    for topic in draw(st.lists(st.sampled_from(["1", "2", "3", "4", "10", "x"]), unique=True, min_size=1)):
+        docs = draw(st.lists(st.sampled_from([f"d{d}" for d in range(14)] + ["new", "zz"]), max_size=16))
+        for rank, doc in enumerate(docs, start=1):
+            score = draw(st.sampled_from([100 - rank, 100 - rank, 5.0, 2.5, 0.0, -0.0, -1.5]))
+            shown = draw(st.sampled_from([str(rank), str(rank), str(17 - rank), "7", "first"]))
+            lines.append(f"{topic} Q0 {doc} {shown} {score} tag")
+    in_order = draw(st.booleans())  # topics in byte order, as the ranked run lists them
+    lines = sorted(lines, key=lambda line: line.split()[0]) if in_order else draw(st.permutations(lines))
+    return lines, in_order
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(run=doctored_runs(), cutoff=st.sampled_from([2, 10]), depth=st.sampled_from([3, 1_000]),
+       level=st.sampled_from([1, 2]))
+def test_the_doctor_on_a_ranked_run_equals_the_doctor_on_the_file(tmp_path, run, cutoff, depth, level):
+    """What a shared task gives the doctor (the run ranked once for scoring, with its rank column) finds what the
+    file, read topic by topic or whole, finds: the same findings, word for word."""
+    lines, in_order = run
+    if not lines:
+        return
+    qrels = parse_qrels(b"".join(f"{t} 0 d{d} {d % 4 - (d == 13)}\n".encode() for t in (1, 2, 3, 4) for d in range(14)))
+    text = ("\n".join(lines) + "\n").encode()
+    path = tmp_path / "run.txt"
+    path.write_bytes(text)
+    options = {"cutoff": cutoff, "depth": depth, "relevance_level": level}
+    block = run_block(text, "run.txt", ranks=True)
+    ranked = rank_run("run.txt", block, repeats="keep first")
+    expected = doctor(qrels, {"run.txt": ranked}, **options)
+    assert doctor(qrels, {"run.txt": block}, **options) == expected
+    if in_order:  # a file is read a few topics at a time: its findings list topics in the file's order
+        assert doctor(qrels, {"run.txt": path}, block_bytes=32, **options) == expected
+        assert doctor(qrels, {"run.txt": path}, **options) == expected
+    if not len(ranked.repeats):  # what the scorer ranks: a document twice is refused, so here never twice
+        scored = rank_run("run.txt", block)
+        assert doctor(qrels, {"run.txt": scored}, **options) == expected
+        assert scored.table.ranking("1") == parse_run(text, "run.txt").ranking("1")
+
+
+def test_topics_without_a_judgment_find_what_a_join_would():
+    """The doctor does not join a run with qrels that judge nothing (a shared task's public topics): it finds what
+    qrels judging only documents the run never ranks, as not relevant, give."""
+    lines = clean_lines(topics=(1, 3)) + ["9 Q0 d1 1 1 clean"]
+    block = run_block(("\n".join(lines) + "\n").encode(), "run.txt", ranks=True)
+    from irlab.sharedtask.scoring import topics_only
+
+    nothing = doctor(topics_only(["1", "2", "3"]), {"run.txt": block})
+    elsewhere = doctor(parse_qrels(b"1 0 other 0\n2 0 other 0\n3 0 other 0\n"), {"run.txt": block})
+    assert [f for f in nothing if f.run] == [f for f in elsewhere if f.run]
+    assert {f.check: f for f in nothing}["judged-at-10"].what == (
+        "run.txt has Judged@10 = 0.0%: 20 documents in the top 10 of its topics without a judgment")
 
 
 def test_each_finding_is_one_line():
