@@ -225,8 +225,12 @@ def test_a_classmates_notebook_and_the_feedback_folder_cannot_be_written(classma
 def test_endless_output_costs_only_its_cell(classmates):
     row = _rows(classmates[1])["flood.ipynb"]
     assert row["total"] == "6", row  # the cell ran out of time; the functions were graded as usual
-    # interrupted, or (a kernel busy printing may not answer the interrupt in time) restarted
-    assert row["notebook errors"].startswith("cell 5 took longer than 10 s and "), row
+    # interrupted, or (a kernel busy printing may not answer the interrupt in time) restarted; or, when the
+    # kernel's unsent output reaches the box's memory limit first, the cell ends by itself with a MemoryError (a
+    # cell's own error is no notebook error): which comes first depends on the machine's speed, and either way
+    # the notebook's run went on (no "stopped after", no "ended before cell")
+    errors = row["notebook errors"]
+    assert errors == "" or errors.startswith("cell 5 took longer than 10 s and "), row
 
 
 @needs_files
