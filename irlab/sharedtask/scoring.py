@@ -83,8 +83,11 @@ def topics_only(topics: Sequence[str]) -> QrelsTable:
 
 
 def score_submission(data: bytes, name: str, qrels: QrelsTable, measures: Mapping[str, Measure], *,
-                     limit: int, pool_depth: int = POOL_DEPTH) -> Scored:
-    """Score one uploaded run (see the module). ValidationError says what is wrong with the file."""
+                     limit: int, pool_depth: int = POOL_DEPTH, digest: str | None = None) -> Scored:
+    """Score one uploaded run (see the module). ValidationError says what is wrong with the file.
+
+    ``digest`` is the run's :func:`run_digest` when the caller has it already (hashing a large run costs).
+    """
     with _scoring:
         raw = unpack(bytes(data), name, limit=limit)
         del data
@@ -104,7 +107,7 @@ def score_submission(data: bytes, name: str, qrels: QrelsTable, measures: Mappin
         kept, depth = _top_documents(run.table, pool_depth)
         means = {m: float(evaluation.summary[m]) for m in measures}
         per_topic = {m: np.asarray(evaluation.per_query[m], dtype=np.float64) for m in measures}
-        return Scored(run.table.runid, lines, run_digest(raw), evaluation.queries, means, per_topic,
+        return Scored(run.table.runid, lines, digest or run_digest(raw), evaluation.queries, means, per_topic,
                       tuple(findings), kept, depth)
 
 

@@ -318,7 +318,7 @@ def _submit(store: TaskStore, code: str, data: bytes, name: str, me: Callable) -
     qrels = _hidden_qrels(task)
     measures = {m: parse_measure(m) for m in definition.measures}
     try:
-        scored = score_submission(raw, label, qrels, measures, limit=limit)
+        scored = score_submission(raw, label, qrels, measures, limit=limit, digest=stamp)
     except BaseException as error:
         with writing(store.engine) as connection:
             connection.execute(delete(submissions).where(submissions.c.id == slot))
