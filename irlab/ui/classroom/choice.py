@@ -112,14 +112,16 @@ def _round_block(summary: ChoiceSummary) -> Details:
 def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
     """The live region's blocks for a which-is-it activity (JSON)."""
     question: ChoiceQuestion = report.question
-    blocks = _question_blocks(question)
+    asked = _question_blocks(question)
     shown: tuple[ChoiceSummary, ...] = report.summaries
-    if shown:  # every round, with its count, also below three answers (a concept question with two answers)
-        blocks.append(Columns("rounds", tuple(_round_block(s) for s in shown)))
+    rounds = Columns("rounds", tuple(_round_block(s) for s in shown))  # every round, counted, also below three
     solution: ChoiceSolution | None = report.solution
-    if solution is not None:
-        blocks.append(Heading("answer", f"The right answer: {solution.text}"))
-        blocks.append(Paragraph("why", solution.why, lead="Why:"))
+    if solution is None:
+        blocks = [*asked, rounds] if shown else asked
+    else:  # the right answer and why, then the class's answers, on the first screen; the question folded below
+        blocks = [asked[0], Heading("answer", f"The right answer: {solution.text}"),
+                  Paragraph("why", solution.why, lead="Why:"), rounds,
+                  Details("question-options", "The question", tuple(asked[1:]))]
     return [block_json(block) for block in blocks]
 
 

@@ -58,10 +58,11 @@ def class_page() -> None:
     credentials.keep_lecturer(who, store.store_id)
     st.session_state[VIEW] = st.session_state[PAGE_VIEW] = view
     address = app_address()
-    sidebar_desk(who, view, address, store.store_id)
+    join_at = join_address(address)
+    sidebar_desk(who, view, address, store.store_id, join_at)
     if not view.activities:
         st.caption("Add the first question in the sidebar (\u201cAdd a question\u201d); students see \u201cwaiting "
                    "for the lecturer\u201d until you show one.")
     round_controls(who, view)
-    live_projector(who, join_address(address), store.store_id)
+    live_projector(who, join_at, store.store_id)
     analytics_section(who)

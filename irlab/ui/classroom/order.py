@@ -113,11 +113,11 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
     else:  # the class's orders on the first screen; the starting order one click away
         shown: tuple[OrderSummary, ...] = report.summaries
         y_max = max((b.count for s in shown if s.histogram for b in s.histogram.bins), default=1)
-        blocks.append(Columns("rounds", tuple(_round_block(s, question, y_max) for s in shown)))
-        blocks.append(Details("question-ranking", "The starting order", (starting,)))
         blocks.append(Heading("answer", f"An order that meets the goal: {', '.join(solution.order)}"))
-        blocks.append(Pictures("answer-pictures", solution.order, _badges(solution.order, question)))
         blocks.append(Paragraph("why", solution.why, lead="Why:"))
+        blocks.append(Columns("rounds", tuple(_round_block(s, question, y_max) for s in shown)))
+        blocks.append(Pictures("answer-pictures", solution.order, _badges(solution.order, question)))
+        blocks.append(Details("question-ranking", "The starting order", (starting,)))
     return [block_json(block) for block in blocks]
 
 

@@ -7,9 +7,9 @@ The kind itself (settings, checking, summaries, the right answer with its breakd
   walkthrough link), a number the chapter shows (:func:`~irlab.classroom.activities.chapter_numbers.offered`)
   and a tolerance, and returns the raw settings the kind checks;
 * **projector**: :func:`projector_blocks` gives the live region's blocks: the question and its ranking,
-  and once revealed, each round's histogram, share within tolerance and named mistakes side by side
-  (the ranking folded below them, so the class's answers fill the projector's first screen), then the
-  right answer with its breakdown (the chapter's own computation);
+  and once revealed, the right answer, then each round's histogram, share within tolerance and named
+  mistakes side by side (the ranking folded below them, so the answer and the class's answers fill the
+  projector's first screen), then the breakdown (the chapter's own computation);
 * **student**: :func:`student_question`, :func:`answer_form` and :func:`student_result` (after the reveal,
   Practise's verdict in words: :attr:`irlab.exercises.questions.answers.Feedback.message`).
 
@@ -128,9 +128,9 @@ def projector_blocks(report: ActivityReport) -> list[dict[str, Any]]:
         tolerance = format_number(question.tolerance)
         shown: Sequence[NumberSummary] = report.summaries
         y_max = max((b.count for s in shown if s.histogram for b in s.histogram.bins), default=1)
+        blocks.append(Heading("answer", f"The right answer: {solution.number.label} = {right}"))
         blocks.append(Columns("rounds", tuple(_round_block(s, y_max, right, tolerance) for s in shown)))
         blocks.append(Details("question-ranking", "The ranking in the question", tuple(_ranking_blocks(question))))
-        blocks.append(Heading("answer", f"The right answer: {solution.number.label} = {right}"))
         blocks.append(breakdown("breakdown", solution.number.breakdown, heading=""))
     return [block_json(block) for block in blocks]
 

@@ -32,7 +32,7 @@ from irlab.errors import ValidationError
 from irlab.ui.classroom.connection import class_run_turn, class_store, store_trouble
 from irlab.ui.classroom.credentials import Credentials
 from irlab.ui.classroom.kinds import pages_of
-from irlab.ui.classroom.links import join_link, unreachable_warning
+from irlab.ui.classroom.links import join_link
 from irlab.ui.classroom.live import projector_feed
 from irlab.ui.classroom.qr import qr_svg
 from irlab.ui.components.classfeed import class_feed
@@ -140,7 +140,6 @@ def draw(view: ProjectorView, address: str, who: Credentials, store_id: str, *, 
 def live_projector(credentials: Credentials, address: str, store_id: str) -> None:
     """The projector as a fragment that its feed reruns (see the module's text), in a container of its own so that
     what the page draws below it stays when the fragment reruns."""
-    warning = unreachable_warning(address)
 
     @st.fragment
     def projector() -> None:
@@ -163,8 +162,6 @@ def live_projector(credentials: Credentials, address: str, store_id: str) -> Non
             drawn = st.session_state.get(PAGE_VIEW)
             if isinstance(drawn, ProjectorView) and drawn.versions.student != view.versions.student:
                 st.rerun(scope="app")  # a round opened, closed (its timer ran out) or revealed: the controls change too
-            if warning:
-                st.warning(warning, icon=":material/wifi_off:")
             draw(view, address, credentials, store_id)
 
     with st.container(key="irl-projector-fragment"):

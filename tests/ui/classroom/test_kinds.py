@@ -19,6 +19,12 @@ from tests.ui.classroom.conftest import plain, said
 BEST = "2,5,4,7,8,3,6,1"  # "white cat in a box" by grade: the best order for NDCG@K
 
 
+def figure(block: dict) -> dict:
+    """A chart block's Plotly figure (the region's data carries it as an object, once as JSON text)."""
+    found = block["figure"]
+    return json.loads(found) if isinstance(found, str) else found
+
+
 def test_order_the_pictures_from_both_sides(lecturer, student_of, class_db):
     students = [student_of(lecturer) for _ in range(3)]
     lecturer.add_kind("order", goal="best-ndcg")
@@ -46,7 +52,7 @@ def test_order_the_pictures_from_both_sides(lecturer, student_of, class_db):
     lecturer.control("Reveal")
     blocks = {b["key"]: b for b in lecturer.region()}
     assert blocks["round-1-met"]["text"] == "2 of 3 (67%)"
-    heat = json.loads(blocks["round-1-heat"]["figure"])["data"][0]
+    heat = figure(blocks["round-1-heat"])["data"][0]
     assert heat["type"] == "heatmap" and heat["z"][1][0] == 3  # picture 2 at rank 1 in all three orders
     assert blocks["round-1-heat"]["alt"].startswith("Where 3 orders put each picture: 1 White cat mostly")
     assert blocks["round-1-best"]["text"] == "2, 5, 4, 7, 8, 3, 6, 1 (2 \u00d7)"
@@ -80,7 +86,7 @@ def test_which_is_it_about_a_state_from_both_sides(lecturer, student_of):
     assert blocks["hidden"]["text"] == "The class's answers stay hidden until you reveal them."
     lecturer.at.toggle(key="irl-live-results").set_value(True)  # the lecturer shows them live
     blocks = {b["key"]: b for b in lecturer.run().region()}
-    shares = json.loads(blocks["round-1-shares"]["figure"])["data"][0]
+    shares = figure(blocks["round-1-shares"])["data"][0]
     assert dict(zip(shares["y"], shares["x"]))["5 Another white cat in a box"] == 2  # live, before the reveal
     assert "round-1-right" not in blocks and "answer" not in blocks  # which is right shows only after the reveal
     lecturer.control("Reveal")
@@ -93,10 +99,13 @@ def test_which_is_it_about_a_state_from_both_sides(lecturer, student_of):
 
 
 def test_which_is_it_from_the_concept_bank(lecturer, student_of):
-    student = student_of(lecturer)
+    student, other = student_of(lecturer), student_of(lecturer)
     lecturer.add_kind("choice", what="A concept question", concept="mrr")
     _choose(student.run(), ["reciprocal"])
-    lecturer.run().control("Reveal")
+    _choose(other.run(), ["mean"])
+    rounds = [b for b in lecturer.run().region() if b["kind"] == "details" and b["key"] == "round-1"]
+    assert [r["summary"] for r in rounds] == ["Round 1: 2 answers (open)"]  # two answers: the round shows, counted
+    lecturer.control("Reveal")
     assert said(student.run().at, "error")[0].startswith("Not quite: you chose 1 / the mean rank")
 
 
@@ -125,7 +134,7 @@ def test_an_exercise_in_class_with_variants_rates_and_the_gradebook(lecturer, st
         assert student.receipt.startswith("Answer received:")
     lecturer.at.toggle(key="irl-live-results").set_value(True)  # rates live (hidden until the reveal by default)
     blocks = {b["key"]: b for b in lecturer.run().region()}
-    rates = json.loads(blocks["round-1-rates"]["figure"])["data"][0]
+    rates = figure(blocks["round-1-rates"])["data"][0]
     assert rates["y"][0] == "ndcg5-q1: 2 of 3 right" and rates["x"][0] == 67  # live, before any reveal
     assert rates["y"][1] == "ndcg10-q1: 2 of 2 right"
     assert blocks["round-1-rates"]["alt"].startswith("Right answers per question: ndcg5-q1 2 of 3; ndcg10-q1 2 of 2")

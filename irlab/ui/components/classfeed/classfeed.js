@@ -82,6 +82,13 @@ const RELOAD_AFTER_MS = 30_000;
 const BANNER_AFTER_MS = 1_500;
 const PROJECTOR_EVERY_MS = 1_000;
 
+/** The connection banner's look (it is outside this component's styles). */
+const BANNER_STYLE = {
+  position: "fixed", top: "0", left: "0", right: "0", zIndex: "1000100", padding: "0.75rem 1rem",
+  background: "#7a4a00", color: "#ffffff", font: "1.1rem/1.35 'Source Sans', 'Source Sans 3', sans-serif",
+  textAlign: "center", boxShadow: "0 2px 6px rgba(0, 0, 0, 0.25)",
+};
+
 const WORDS = {
   lost: "Connection lost: reconnecting\u2026",
   lostStudent: "Connection lost: reconnecting\u2026 Your answer stays on this phone and is sent when the class "
@@ -121,12 +128,16 @@ function build(parent, role) {
   timer.append(clock, note);
   const counts = make("div", "irl-counts", "irl-counts");
   counts.hidden = role !== "projector";
+  // the banner lives in the page itself, fixed on top of the screen: inside this element a fixed position is
+  // relative to Streamlit's container, which clips it
   const banner = make("div", "irl-banner", "irl-connection");
   banner.setAttribute("role", "status");
   banner.hidden = true;
+  Object.assign(banner.style, BANNER_STYLE);
+  document.body.append(banner);
   const spoken = make("div", "irl-spoken");
   spoken.setAttribute("aria-live", "polite");
-  root.append(timer, counts, banner, spoken);
+  root.append(timer, counts, spoken);
   parent.append(root);
   return { root, timer, clock, note, counts, banner, spoken };
 }
@@ -227,7 +238,8 @@ function drawBanner(live) {
     text = live.data.role === "student" ? WORDS.lostStudent : WORDS.lostProjector;
   else if (live.pending && now - live.pending.since >= RELOAD_AFTER_MS) text = WORDS.stale;
   live.el.banner.hidden = !text;
-  live.el.banner.classList.toggle("irl-banner-gone", live.stream === "gone");
+  live.el.banner.style.display = text ? "block" : "none";
+  live.el.banner.style.background = live.stream === "gone" ? "#31333f" : "#7a4a00";
   if (live.el.banner.textContent !== text) live.el.banner.textContent = text;
 }
 
@@ -386,6 +398,7 @@ export default function (component) {
       window.removeEventListener("online", online);
       window.removeEventListener("offline", offline);
       made.source?.close();
+      el.banner.remove();
       delete parentElement.__irlLive;
     };
     parentElement.__irlLive = made;
