@@ -31,7 +31,7 @@ from irlab.ui.classroom import credentials
 from irlab.ui.classroom.connection import class_store, client_address, session_id, store_trouble
 from irlab.ui.classroom.credentials import Credentials
 from irlab.ui.classroom.kinds import pages_of
-from irlab.ui.classroom.links import lecturer_link, unreachable_warning
+from irlab.ui.classroom.links import lecturer_link
 
 NOTICE = "irlab.class.desk_notice"
 """A one-line message from the last action (a refusal, or what happened), shown once."""
@@ -257,14 +257,10 @@ def following_line(view: ProjectorView) -> str | None:
             f"page lost its connection, or the phone is asleep: their answers are kept and sent when it is back).")
 
 
-def sidebar_desk(who: Credentials, view: ProjectorView, address: str, store_id: str = "", join_at: str = "") -> None:
-    """Everything but the round controls, in the sidebar (``join_at``: the address of the students' join link, with
-    a warning when it names this computer only: not on the projector)."""
+def sidebar_desk(who: Credentials, view: ProjectorView, address: str, store_id: str = "") -> None:
+    """Everything but the round controls, in the sidebar."""
     with st.sidebar:
         st.header(f"Class {view.code}")
-        warning = unreachable_warning(join_at)
-        if warning:
-            st.warning(warning, icon=":material/wifi_off:")
         line = following_line(view)
         if line:
             st.caption(line)

@@ -20,7 +20,7 @@ from irlab.ui.classroom.analytics import analytics_section
 from irlab.ui.classroom.connection import class_store, store_trouble
 from irlab.ui.classroom.desk import UNREACHABLE, round_controls, sidebar_desk, start_screen, take_notice
 from irlab.ui.classroom.feed import OTHER_STORE
-from irlab.ui.classroom.links import app_address, join_address
+from irlab.ui.classroom.links import app_address, join_address, unreachable_warning
 from irlab.ui.classroom.projector import PAGE_VIEW, VIEW, live_projector
 from irlab.ui.classroom.style import class_style, show_notice
 from irlab.ui.kit.markdown import escape_markdown
@@ -59,7 +59,11 @@ def class_page() -> None:
     st.session_state[VIEW] = st.session_state[PAGE_VIEW] = view
     address = app_address()
     join_at = join_address(address)
-    sidebar_desk(who, view, address, store.store_id, join_at)
+    sidebar_desk(who, view, address, store.store_id)
+    if not any(info.state for info in view.activities):  # before the first question: is the join link any good?
+        warning = unreachable_warning(join_at)
+        if warning:
+            st.warning(warning, icon=":material/wifi_off:")
     if not view.activities:
         st.caption("Add the first question in the sidebar (\u201cAdd a question\u201d); students see \u201cwaiting "
                    "for the lecturer\u201d until you show one.")

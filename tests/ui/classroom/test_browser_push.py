@@ -74,6 +74,9 @@ def test_a_timer_counts_down_on_phones_and_projector_and_closes_the_round_by_its
 
 def test_locked_joining_and_one_seat_per_browser(browsers, class_app):  # noqa: F811
     lecturer, code = start_class(browsers)
+    # this app listens on 127.0.0.1: before the first question the lecturer reads that phones cannot open the link
+    expect(lecturer.get_by_text(re.compile(r"^Students cannot open http://127\.0\.0\.1:\d+ from their phones"))) \
+        .to_be_visible()
     ann = join(browsers, code, "Ann", phone=True)
     wait_for_count(lecturer, "Students joined", "1")
     again = ann.context.new_page()  # the QR code scanned again: a second tab of the same browser
