@@ -45,11 +45,13 @@ def _layout(*, title: str, x_title: str, y_title: str, large: bool, height: int 
     }
 
 
-def _k_marker(k: int, large: bool, *, low: bool = False) -> tuple[Spec, Spec]:
-    """A dotted vertical line at K and its label, at the line's top (or its foot: ``low``)."""
+def _k_marker(k: int, large: bool, *, low: bool = False, first: bool = False) -> tuple[Spec, Spec]:
+    """A dotted vertical line at K and its label, at the line's top (or its foot: ``low``), left of the line (right of
+    it at the ``first`` K, where the y axis's numbers are)."""
     line = {"type": "line", "xref": "x", "yref": "paper", "x0": k, "x1": k, "y0": 0, "y1": 1,
             "line": {"color": OKABE_ITO["grey"], "dash": "dot", "width": 2}}
-    label = {"text": f"K = {k}", "xref": "x", "yref": "paper", "x": k, "y": 0 if low else 1, "xanchor": "right",
+    label = {"text": f"K = {k}", "xref": "x", "yref": "paper", "x": k, "y": 0 if low else 1,
+             "xanchor": "left" if first else "right",
              "yanchor": "bottom" if low else "top", "showarrow": False, "font": {"size": 18 if large else 13}}
     if low:
         label["yshift"] = 14  # above the zero line, which the axis pads a little above the plot's foot
@@ -112,7 +114,7 @@ def curves_spec(curves: Mapping[str, Curve], k: int, *, title: str, y_title: str
     values_at_k = [series.at(k).value for series in curves.values()]
     # "K = k" sits at the top of the line, unless a value at K is up there and none is near the bottom
     low = any(v > 0.85 * top for v in values_at_k) and all(v > 0.2 * top for v in values_at_k)
-    k_line, k_label = _k_marker(k, large, low=low)
+    k_line, k_label = _k_marker(k, large, low=low, first=k == min(next(iter(curves.values())).ks))
     shapes, annotations = [k_line], [k_label]
     for index, ((name, series), (colour, dash, symbol)) in enumerate(zip(curves.items(), SERIES_STYLES)):
         traces.append({
@@ -124,10 +126,20 @@ def curves_spec(curves: Mapping[str, Curve], k: int, *, title: str, y_title: str
         shapes.append(ring)
         annotations.append(label)
     layout = _layout(title=title, x_title="K", y_title=y_title, large=large)
+    _fixed_ranges(layout, next(iter(curves.values())).ks, top)
     if unit_range:
         layout["yaxis"]["range"] = [-0.05, 1.15]
     layout["shapes"], layout["annotations"] = shapes, annotations
     return {"data": traces, "layout": layout}
+
+
+def _fixed_ranges(layout: Spec, ks: Sequence[int], top: float) -> None:
+    """Axes that stay where they are whatever K is: half a step beyond the first and last K, and from just below 0 to
+    10% above ``top`` (room for the value labelled above a point at the top). The marks at K are drawn over the plot
+    (the chart component draws them itself, not Plotly), so they can no longer widen an axis to fit: before, at K = 1
+    and K = 8 the ring and its label pushed the axis out, and the curves moved when K got there."""
+    layout["xaxis"]["range"] = [min(ks) - 0.5, max(ks) + 0.5]
+    layout["yaxis"]["range"] = [-0.05 * top, 1.1 * top]
 
 
 def describe_curves(curves: Mapping[str, Curve], k: int) -> str:
@@ -246,9 +258,10 @@ def attention_spec(weights: Mapping[str, Sequence[float]], k: int, *, large: boo
             "line": {"color": OKABE_ITO[colour], "dash": dash, "width": 3},
             "marker": {"symbol": symbol, "size": 10, "color": OKABE_ITO[colour]},
             "hovertemplate": f"{name}, rank %{{x}}: %{{y:.4f}}<extra></extra>"})
-    k_line, k_label = _k_marker(k, large)
+    k_line, k_label = _k_marker(k, large, first=k == 1)
     layout = _layout(title="How much each rank counts", x_title="rank", y_title="weight", large=large, height=400)
     legend_below(layout, lines=len(weights), large=large)
+    _fixed_ranges(layout, range(1, max(len(values) for values in weights.values()) + 1), 1.0)
     layout["yaxis"]["range"] = [-0.05, 1.1]
     layout["shapes"], layout["annotations"] = [k_line], [k_label]
     return {"data": traces, "layout": layout}

@@ -19,7 +19,7 @@
  * The part of plotly.js that chart/chart.js uses (plotly.js is loaded as a script and sets `window.Plotly`).
  * @typedef {object} PlotlyApi
  * @property {(root: HTMLElement, data: object[], layout: object, config: object) => Promise<unknown>} react
- * @property {{resize: (root: HTMLElement) => void}} Plots
+ * @property {{resize: (root: HTMLElement) => Promise<unknown> | void}} Plots
  */
 
 export {};

@@ -114,27 +114,45 @@ KEEP_CALCDATA = """() => {
 }"""
 CALCDATA_KEPT = ("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
                  ".map((p, i) => p.calcdata === window.__irlCalcdata[i])")
-K_LINES_AT = ("(k) => document.querySelectorAll('.js-plotly-plot .main-svg').length >= 2 && Array.from("
-              "document.querySelectorAll('.js-plotly-plot')).every(p => p.layout.shapes[0].x0 === k)")
+K_LINES_AT = ("(k) => { const plots = Array.from(document.querySelectorAll('.js-plotly-plot'));"
+              " return plots.length >= 2 && plots.every(p => { const text = p.querySelector("
+              "'[data-testid=\"irl-chart-marks\"] text'); return text && text.textContent === 'K = ' + k; }); }")
+MARKS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot => {
+  // each mark's place against the plot's own axes (Plotly's, as the chart component reads them)
+  const full = plot._fullLayout, xa = full.xaxis, ya = full.yaxis;
+  const marks = Array.from(plot.querySelectorAll('[data-testid="irl-chart-marks"] > *'));
+  return {shapes: plot.layout.shapes || [], annotations: plot.layout.annotations || [],
+          line: marks.filter(m => m.dataset.mark === 'line').map(m => Number(m.getAttribute('x1')) - xa._offset)
+            .map(x => xa.p2l(x)),
+          rings: marks.filter(m => m.dataset.mark === 'ring')
+            .map(m => [xa.p2l(Number(m.getAttribute('cx')) - xa._offset),
+                       ya.p2l(Number(m.getAttribute('cy')) - ya._offset)]),
+          texts: marks.filter(m => m.dataset.mark === 'text').map(m => m.textContent)};
+})"""
 
 
 def test_a_change_of_k_moves_the_charts_marks_without_redrawing_their_traces(app_page):
-    """NDCG: the point at K is marked by layout, and the chart component gives Plotly the same trace objects when a
-    trace did not change, so K = 2 -> 3 moves the K line, rings and labels of both charts and recomputes no trace;
-    a move (new data) does recompute them."""
+    """NDCG: the point at K is marked by layout (the K line, a ring round each curve's point at K and its value), which
+    the chart component draws over the plot itself, placed with the plot's axes: K = 2 -> 3 moves the marks of both
+    charts and calls Plotly for neither (no figure drawn, no trace recomputed); a move (new data) recomputes them."""
     app_page.open("ndcg")
     app_page.metric("NDCG@2")
     app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.count >= 2")
     app_page.page.wait_for_function(K_LINES_AT, arg=2)
     app_page.page.evaluate(KEEP_CALCDATA)
+    draws = app_page.page.evaluate("window.__irlChartDraws.count")
     app_page.page.locator('[data-testid="irl-k-input"]').focus()
     app_page.page.keyboard.press("ArrowRight")
     app_page.metric("NDCG@3")
     app_page.page.wait_for_function(K_LINES_AT, arg=3)
     assert app_page.page.evaluate(CALCDATA_KEPT) == [True, True]
-    labels = app_page.page.evaluate("() => document.querySelector('.js-plotly-plot').layout.annotations"
-                                    ".map(a => a.text)")
-    assert labels[0] == "K = 3" and len(labels) == 3  # "K = 3" and DCG@3, IDCG@3 beside their points
+    assert app_page.page.evaluate("window.__irlChartDraws.count") == draws  # Plotly was not called
+    dcg = app_page.page.evaluate(MARKS)[0]
+    assert dcg["shapes"] == [] and dcg["annotations"] == []  # Plotly draws none of them
+    assert dcg["texts"] == ["K = 3", "3.0237", "8.0237"]  # "K = 3" and DCG@3, IDCG@3 beside their points
+    # where the marks sit, read back through the axes, to within a pixel
+    assert [round(x, 1) for x in dcg["line"]] == [3]
+    assert [(round(x, 1), round(y, 1)) for x, y in dcg["rings"]] == [(3, 3.0), (3, 8.0)]
 
     app_page.page.evaluate(KEEP_CALCDATA)
     app_page.page.locator('[data-testid="irl-tile"][data-item-id="1"]').focus()

@@ -3,6 +3,13 @@
 // The server sends the whole figure (data and layout, every number computed by irlab) as JSON;
 // this code only draws it. plotly.js is loaded once per browser tab from the installed plotly
 // package (a cached asset), not with every run.
+//
+// The walkthrough's charts mark K with layout: a dotted line at K with its label, and on each curve a ring round the
+// point at K with its value beside it (irlab/walkthrough/charts.py). A change of K changes only these marks, and
+// Plotly redraws a whole figure for any change of its layout (its defaults, axes and every trace: ~8 ms a chart,
+// ~40 ms with the CPU slowed 4x, bench/chart_k_change.py). So when a figure's shapes and annotations are all of the
+// few kinds these marks are, this code draws them itself, in an SVG laid over the plot and placed with the plot's
+// own axes, and Plotly draws the rest: a change of K then moves a few SVG elements and does not call Plotly.
 
 /** @typedef {import("../types.js").PlotlyApi} PlotlyApi */
 
@@ -13,10 +20,22 @@
  */
 
 /**
- * One chart's elements and what it last drew: the figure's JSON, and each trace as sent (JSON) and as given
- * to Plotly (the object).
- * @typedef {{box: HTMLDivElement, caption: HTMLParagraphElement, json: string | null, drawn: boolean,
- *            traces: {json: string, trace: object}[]}} ChartView
+ * A mark drawn over the plot: a vertical line at ``x`` (from paper height ``y0`` to ``y1``), a ring of radius ``r``
+ * pixels round the point (``x``, ``y``), or a text beside (``x``, ``y``) (``y`` in paper units when ``paper``),
+ * anchored and shifted (pixels, up is positive) as a Plotly annotation is.
+ * @typedef {{kind: "line", x: number, y0: number, y1: number, color: string, width: number, dash: string}
+ *   | {kind: "ring", x: number, y: number, r: number, color: string, width: number}
+ *   | {kind: "text", x: number, y: number, paper: boolean, text: string, xanchor: string, yanchor: string,
+ *      xshift: number, yshift: number, size: number, color: string}} Mark
+ */
+
+/**
+ * One chart's elements and what it last drew: the figure's JSON, the JSON of the part Plotly draws, each trace as
+ * sent (JSON) and as given to Plotly (the object), and the marks this code draws over the plot (null: Plotly draws
+ * the figure's shapes and annotations itself).
+ * @typedef {{box: HTMLDivElement & {_fullLayout?: any}, caption: HTMLParagraphElement, json: string | null,
+ *            plotJson: string | null, drawn: boolean, traces: {json: string, trace: object}[], marks: Mark[] | null,
+ *            overlay: SVGSVGElement | null, font: {family: string, color: string, size: number}}} ChartView
  */
 
 /** The window with what plotly.js and this module put on it. */
@@ -79,8 +98,154 @@ export function createChart(parent) {
   caption.setAttribute("data-testid", "irl-chart-caption");
   parent.append(box, caption);
   /** @type {ChartView} */
-  const view = { box, caption, json: null, drawn: false, traces: [] };
+  const view = { box, caption, json: null, plotJson: null, drawn: false, traces: [], marks: null, overlay: null,
+                 font: { ...FONT, size: 14 } };
   return { update: (data) => draw(view, data) };
+}
+
+// ------------------------------------------------------------------------------------------- marks over the plot
+
+const SVG = "http://www.w3.org/2000/svg";
+/** Plotly's dash patterns (its Drawing.dashStyle) for the dashes marks use, by line width. */
+const DASHES = { solid: () => "", dot: (/** @type {number} */ width) => `${Math.max(width, 3)}px,${Math.max(width, 3)}px`,
+                 dash: (/** @type {number} */ width) => `${3 * Math.max(width, 3)}px,${3 * Math.max(width, 3)}px` };
+/** Plotly's padding round an annotation's text: its border (1 px) and the border's padding (1 px). */
+const TEXT_PAD = 2;
+
+/**
+ * Whether ``item`` has no keys but ``allowed``.
+ * @param {Record<string, unknown>} item
+ * @param {string[]} allowed
+ */
+function only(item, allowed) {
+  return Object.keys(item).every((key) => allowed.includes(key));
+}
+
+/**
+ * The marks of a layout, when every shape and annotation in it is one this code draws (a vertical line on the x axis
+ * across the plot, a ring of a fixed size round a point, a plain text beside a point or at the plot's edge); null
+ * when any is not (Plotly then draws them all).
+ * @param {Record<string, any>} layout
+ * @returns {Mark[] | null}
+ */
+export function marksOf(layout) {
+  /** @type {Mark[]} */
+  const marks = [];
+  const color = layout.font?.color ?? FONT.color;
+  const size = layout.font?.size ?? 14;
+  for (const shape of layout.shapes || []) {
+    const line = shape.line || {};
+    const width = line.width ?? 2;
+    if (!only(line, ["color", "width", "dash"]) || !(String(line.dash ?? "solid") in DASHES)) return null;
+    if (shape.type === "line" && shape.xref === "x" && shape.yref === "paper" && shape.x0 === shape.x1
+        && only(shape, ["type", "xref", "yref", "x0", "x1", "y0", "y1", "line", "name"])) {
+      marks.push({ kind: "line", x: shape.x0, y0: shape.y0, y1: shape.y1, color: line.color ?? color, width,
+                   dash: line.dash ?? "solid" });
+    } else if (shape.type === "circle" && shape.xref === "x" && shape.yref === "y" && shape.xsizemode === "pixel"
+               && shape.ysizemode === "pixel" && shape.x1 === -shape.x0 && shape.y1 === -shape.y0
+               && shape.x1 === shape.y1
+               && only(shape, ["type", "xref", "yref", "xsizemode", "ysizemode", "xanchor", "yanchor", "x0", "x1",
+                               "y0", "y1", "line", "name"])) {
+      marks.push({ kind: "ring", x: shape.xanchor, y: shape.yanchor, r: shape.x1, color: line.color ?? color, width });
+    } else {
+      return null;
+    }
+  }
+  for (const note of layout.annotations || []) {
+    if (note.showarrow !== false || note.xref !== "x" || !["y", "paper"].includes(note.yref)
+        || typeof note.text !== "string" || /[<>&]/.test(note.text)
+        || !only(note, ["text", "xref", "yref", "x", "y", "showarrow", "xanchor", "yanchor", "xshift", "yshift",
+                        "font"])
+        || !only(note.font || {}, ["size", "color"])) return null;
+    marks.push({ kind: "text", x: note.x, y: note.y, paper: note.yref === "paper", text: note.text,
+                 xanchor: note.xanchor ?? "center", yanchor: note.yanchor ?? "middle", xshift: note.xshift ?? 0,
+                 yshift: note.yshift ?? 0, size: note.font?.size ?? size, color: note.font?.color ?? color });
+  }
+  return marks;
+}
+
+/**
+ * Set an element's attribute only when it differs (an unchanged mark is not touched).
+ * @param {Element} node
+ * @param {string} name
+ * @param {string | number} value
+ */
+function attribute(node, name, value) {
+  const text = String(value);
+  if (node.getAttribute(name) !== text) node.setAttribute(name, text);
+}
+
+/**
+ * Draw the view's marks over its plot, where the plot's axes put them (after every drawing of the plot: a change of
+ * K, a new figure, a new width).
+ * @param {ChartView} view
+ */
+function placeMarks(view) {
+  const full = view.box._fullLayout;
+  const container = view.box.querySelector(".svg-container");
+  if (!full || !full.xaxis || !full.yaxis || !container) return;
+  let overlay = view.overlay;
+  if (!overlay || overlay.parentNode !== container) {
+    overlay = view.overlay = /** @type {SVGSVGElement} */ (document.createElementNS(SVG, "svg"));
+    overlay.setAttribute("class", "irl-chart-marks");
+    overlay.setAttribute("aria-hidden", "true");  // the caption says what the marks show
+    overlay.dataset.testid = "irl-chart-marks";
+    // inline: the region draws charts too, without this component's style sheet
+    overlay.style.cssText = "position: absolute; inset: 0; width: 100%; height: 100%; overflow: visible; "
+      + "pointer-events: none";
+    // above the plot, below Plotly's hover labels (its last layer)
+    container.insertBefore(overlay, container.querySelector(".main-svg")?.nextSibling ?? null);
+  }
+  const marks = view.marks || [];
+  const xa = full.xaxis;
+  const ya = full.yaxis;
+  const size = full._size;
+  const x = (/** @type {number} */ value) => xa._offset + xa.l2p(value);
+  const y = (/** @type {number} */ value, /** @type {boolean} */ paper) =>
+    paper ? size.t + size.h * (1 - value) : ya._offset + ya.l2p(value);
+  while (overlay.children.length > marks.length) overlay.lastElementChild?.remove();
+  marks.forEach((mark, index) => {
+    const tag = mark.kind === "line" ? "line" : mark.kind === "ring" ? "circle" : "text";
+    let node = overlay.children[index];
+    if (!node || node.localName !== tag) {
+      const made = document.createElementNS(SVG, tag);
+      if (node) node.replaceWith(made);
+      else overlay.append(made);
+      node = made;
+    }
+    node.setAttribute("data-mark", mark.kind);
+    if (mark.kind === "line") {
+      attribute(node, "x1", x(mark.x));
+      attribute(node, "x2", x(mark.x));
+      attribute(node, "y1", y(mark.y0, true));
+      attribute(node, "y2", y(mark.y1, true));
+      attribute(node, "stroke", mark.color);
+      attribute(node, "stroke-width", mark.width);
+      attribute(node, "stroke-dasharray", DASHES[/** @type {keyof typeof DASHES} */ (mark.dash)](mark.width));
+    } else if (mark.kind === "ring") {
+      attribute(node, "cx", x(mark.x));
+      attribute(node, "cy", y(mark.y, false));
+      attribute(node, "r", mark.r);
+      attribute(node, "fill", "none");
+      attribute(node, "stroke", mark.color);
+      attribute(node, "stroke-width", mark.width);
+    } else {
+      // as Plotly places an annotation's box: its anchored edge at the point, shifted; the text inside its padding
+      const left = x(mark.x) + mark.xshift;
+      const top = y(mark.y, mark.paper) - mark.yshift;
+      const height = mark.size * 1.3;
+      const middle = mark.yanchor === "bottom" ? top - TEXT_PAD - height / 2
+        : mark.yanchor === "top" ? top + TEXT_PAD + height / 2 : top;
+      attribute(node, "x", mark.xanchor === "left" ? left + TEXT_PAD : mark.xanchor === "right" ? left - TEXT_PAD : left);
+      attribute(node, "y", middle);
+      attribute(node, "text-anchor", mark.xanchor === "left" ? "start" : mark.xanchor === "right" ? "end" : "middle");
+      attribute(node, "dominant-baseline", "central");
+      attribute(node, "font-family", view.font.family);
+      attribute(node, "font-size", `${mark.size}px`);
+      attribute(node, "fill", mark.color);
+      if (node.textContent !== mark.text) node.textContent = mark.text;
+    }
+  });
 }
 
 /**
@@ -112,12 +277,26 @@ function draw(view, data) {
   const json = typeof data.figure === "string" ? data.figure : JSON.stringify(data.figure);
   if (json === view.json) return;  // the same figure: nothing to draw
   view.json = json;
-  draws.count += 1;
   /** @type {{data: object[], layout: Record<string, any>}} */
   const figure = JSON.parse(json);
+  // the marks this code draws over the plot, and the rest, which Plotly draws (only when it changed)
+  const marks = marksOf(figure.layout);
+  if (marks) {
+    const { shapes: _shapes, annotations: _annotations, ...rest } = figure.layout;
+    figure.layout = rest;
+  }
+  view.marks = marks;
+  const plotJson = marks ? JSON.stringify(figure) : json;
+  if (plotJson === view.plotJson) {  // only the marks moved (a change of K): Plotly is not called
+    if (view.drawn) placeMarks(view);
+    return;
+  }
+  view.plotJson = plotJson;
+  draws.count += 1;
   /** @type {Record<string, any>} */
   const layout = { autosize: true, paper_bgcolor: "#ffffff", plot_bgcolor: "#ffffff", ...figure.layout,
                    font: { ...FONT, ...(figure.layout.font || {}) } };
+  view.font = { family: layout.font.family, color: layout.font.color, size: layout.font.size ?? 14 };
   // tick labels and axis titles take the room they need (the specs keep small margins)
   for (const name of Object.keys(layout)) {
     if (/^[xy]axis\d*$/.test(name)) layout[name] = { automargin: true, ...layout[name] };
@@ -125,8 +304,9 @@ function draw(view, data) {
   const height = layout.height || 340;
   view.box.style.height = height + "px";
   loadPlotly(data.plotly).then(afterPaint).then((Plotly) => {
-    if (view.json !== json) return;  // a newer figure arrived meanwhile: that one is drawn instead
+    if (view.plotJson !== plotJson) return;  // a newer figure arrived meanwhile: that one is drawn instead
     return Plotly.react(view.box, sameTracesKept(view, figure.data), layout, data.config).then(() => {
+      placeMarks(view);
       if (!view.drawn) {
         view.drawn = true;
         // charts follow the column's width: Plotly's own "responsive" listens to window resizes only
@@ -137,7 +317,7 @@ function draw(view, data) {
           const now = view.box.offsetWidth;
           if (now && Math.abs(now - width) > 1) {
             width = now;
-            Plotly.Plots.resize(view.box);
+            Promise.resolve(Plotly.Plots.resize(view.box)).then(() => placeMarks(view));
           }
         }).observe(view.box);
       }
