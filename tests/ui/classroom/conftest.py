@@ -7,7 +7,7 @@ each its own session, with the few moves the tests make and what they read back.
 
 A student's answer goes where the phone sends it: the answer route (``irlab.ui.classroom.feed.answer_reply``,
 with what the page gave its answer form: the code, the token, the round); the page is then run again. The
-projector's counts are what its feed was given (the browser draws them; tests/ui/classroom/test_browser_*
+projector's counts are what its feed was given (the browser draws them; the browser tests beside this file
 check the drawing).
 """
 
