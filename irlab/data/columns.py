@@ -218,6 +218,19 @@ def segment_prefix(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     >>> segment_prefix(np.array([0.1, 0.2, 0.3, 1.0, 2.0]), np.array([0, 3, 3, 5])).tolist()
     [0.1, 0.30000000000000004, 0.6000000000000001, 1.0, 3.0]
     """
+    return segment_accumulate(values, offsets, np.add, 0.0)
+
+
+def segment_accumulate(values: np.ndarray, offsets: np.ndarray, ufunc: np.ufunc, pad: float) -> np.ndarray:
+    """Running ``ufunc`` (``np.add``, ``np.multiply``) of ``values``, restarting at every segment, left to right.
+
+    Segments are padded with ``pad`` (the ufunc's identity: adding 0.0 or multiplying by 1.0 changes nothing) into
+    blocks of similar lengths, so memory stays bounded for any mix of lengths; ``ufunc.accumulate`` along a block's
+    rows applies the ufunc one value at a time, as a C loop would.
+
+    >>> segment_accumulate(np.array([0.5, 0.5, 0.25, 2.0]), np.array([0, 3, 3, 4]), np.multiply, 1.0).tolist()
+    [0.5, 0.25, 0.0625, 2.0]
+    """
     values = np.asarray(values, dtype=np.float64)
     out = np.empty_like(values)
     starts, lengths = offsets[:-1], np.diff(offsets)
@@ -227,11 +240,11 @@ def segment_prefix(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     while i < len(order):
         width = int(lengths[order[i]])
         block = order[i:i + max(1, _PAD_BUDGET // max(width, 1))]
-        padded = np.zeros((len(block), width))
+        padded = np.full((len(block), width), pad)
         inside = np.arange(width)[None, :] < lengths[block][:, None]
         index = np.repeat(starts[block], lengths[block]) + (np.flatnonzero(inside) % width)
         padded[inside] = values[index]
-        np.cumsum(padded, axis=1, out=padded)
+        ufunc.accumulate(padded, axis=1, out=padded)
         out[index] = padded[inside]
         i += len(block)
     return out

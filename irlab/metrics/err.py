@@ -28,7 +28,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from irlab.data.columns import NOT_RANKED, JudgedRankings
+from irlab.data.columns import NOT_RANKED, JudgedRankings, segment_accumulate
 from irlab.data.judgments import grade_of
 from irlab.data.rankings import check_cutoff, check_ranking
 from irlab.errors import ValidationError
@@ -39,9 +39,6 @@ from irlab.metrics.teaching import Mistake, Teaching, with_options
 
 GDEVAL_TOP_GRADE = 4
 """gdeval.pl's ``$MAX_JUDGMENT``: the top grade of the ``gdeval`` mapping."""
-
-_PAD_BUDGET = 1 << 19
-"""Cells per padded block in :func:`segment_product` (4 MB of float64)."""
 
 
 def top_grade(judgments: Mapping[str, int], grades: str) -> int:
@@ -123,29 +120,13 @@ def explain_err_at_k(ranking: Sequence[str], judgments: Mapping[str, int], k: in
 
 
 def segment_product(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Running products of ``values`` restarting at every segment, multiplied strictly left to right (padded with
-    1.0 into blocks, as :func:`irlab.data.columns.segment_prefix` pads sums with 0.0).
+    """Running products of ``values`` restarting at every segment, multiplied strictly left to right
+    (:func:`irlab.data.columns.segment_accumulate`, padded with 1.0 where sums are padded with 0.0).
 
     >>> segment_product(np.array([0.5, 0.5, 0.25, 2.0]), np.array([0, 3, 3, 4])).tolist()
     [0.5, 0.25, 0.0625, 2.0]
     """
-    values = np.asarray(values, dtype=np.float64)
-    out = np.empty_like(values)
-    starts, lengths = offsets[:-1], np.diff(offsets)
-    order = np.argsort(-lengths, kind="stable")
-    order = order[lengths[order] > 0]
-    i = 0
-    while i < len(order):
-        width = int(lengths[order[i]])
-        block = order[i:i + max(1, _PAD_BUDGET // max(width, 1))]
-        padded = np.ones((len(block), width))
-        inside = np.arange(width)[None, :] < lengths[block][:, None]
-        index = np.repeat(starts[block], lengths[block]) + (np.flatnonzero(inside) % width)
-        padded[inside] = values[index]
-        np.cumprod(padded, axis=1, out=padded)
-        out[index] = padded[inside]
-        i += len(block)
-    return out
+    return segment_accumulate(values, offsets, np.multiply, 1.0)
 
 
 def err_kernel(rankings: JudgedRankings, k: int | None = None, *, grades: str = "gdeval") -> np.ndarray:
