@@ -33,13 +33,26 @@ turn without holding the interpreter. When a question opens, 250 phones per repl
 themselves, 250 threads share the interpreter (one at a time, 5 ms each), and an answer arriving meanwhile, whose
 route needs the interpreter a dozen times, waits seconds for it; in turns it waits for four."""
 _RUNS = threading.BoundedSemaphore(CLASS_RUNS_AT_ONCE)
+_HELD = threading.local()
 
 
 @contextmanager
 def class_run_turn() -> Iterator[None]:
-    """Draw a class page's run in turn (see :data:`CLASS_RUNS_AT_ONCE`)."""
+    """Draw a class page's run in turn (see :data:`CLASS_RUNS_AT_ONCE`); a run that has its turn keeps it for what it
+    draws inside (the page's fragment, run with the page)."""
+    if getattr(_HELD, "depth", 0):
+        _HELD.depth += 1
+        try:
+            yield
+        finally:
+            _HELD.depth -= 1
+        return
     with _RUNS:
-        yield
+        _HELD.depth = 1
+        try:
+            yield
+        finally:
+            _HELD.depth = 0
 
 
 def class_store() -> ClassStore:

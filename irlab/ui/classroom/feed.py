@@ -125,7 +125,13 @@ async def class_lifespan(_app: object) -> AsyncIterator[None]:
 # --- limits --------------------------------------------------------------------------------------------------------
 
 class Failures:
-    """Per client address, the times of recent requests whose link opened nothing (in this process)."""
+    """Per subject (a client address, a seat), the times of recent events (in this process); ``blocked`` once
+    ``limit`` of them fall within ``window`` seconds.
+
+    >>> sends = Failures(limit=2, window=10.0)
+    >>> sends.count("seat"); sends.count("seat"); sends.blocked("seat"), sends.blocked("another seat")
+    (True, False)
+    """
 
     def __init__(self, limit: int = FAILURES_PER_MINUTE, window: float = 60.0, most: int = 10_000) -> None:
         self.limit, self.window, self.most = limit, window, most
@@ -152,6 +158,35 @@ class Failures:
 
 FAILURES = Failures()
 TOO_MANY = "Too many requests for classes that do not exist from your address; try again in a minute."
+SENDS_PER_SEAT = 20
+"""Answers one seat may send in :data:`SENDS_WINDOW` seconds to one replica (a phone sends one at a time)."""
+SENDS_WINDOW = 10.0
+SENDS = Failures(SENDS_PER_SEAT, SENDS_WINDOW)
+TOO_FAST = "You are sending answers very fast; wait a few seconds, then send your answer again."
+STREAMS_PER_PAGE = 8
+"""Event streams one seat (or one lecturer link) may hold open at one replica (a few tabs; not a script's thousands)."""
+_OPEN_STREAMS: dict[tuple[str, str], int] = {}
+_OPEN_LOCK = threading.Lock()
+TOO_MANY_STREAMS = "This class is open in too many tabs of this device; close some."
+
+
+def _take_stream(code: str, secret: str) -> bool:
+    """Count a stream of this link open; False (not counted) when it has :data:`STREAMS_PER_PAGE` already."""
+    key = (code, secret)
+    with _OPEN_LOCK:
+        if _OPEN_STREAMS.get(key, 0) >= STREAMS_PER_PAGE:
+            return False
+        _OPEN_STREAMS[key] = _OPEN_STREAMS.get(key, 0) + 1
+        return True
+
+
+def _drop_stream(code: str, secret: str) -> None:
+    with _OPEN_LOCK:
+        left = _OPEN_STREAMS.get((code, secret), 1) - 1
+        if left > 0:
+            _OPEN_STREAMS[(code, secret)] = left
+        else:
+            _OPEN_STREAMS.pop((code, secret), None)
 
 
 def _client(request: Request) -> str | None:
@@ -216,6 +251,7 @@ async def events(request: Request) -> Response:
         store_error(error, "a page's event stream")
         return _one_event("trouble", {"message": STORE_TROUBLE})
 
+    secret = key or token
     loop = asyncio.get_running_loop()
     latest: asyncio.Queue[Update] = asyncio.Queue(maxsize=1)
 
@@ -227,9 +263,12 @@ async def events(request: Request) -> Response:
     def listener(update: Update) -> None:  # on the watcher's thread
         loop.call_soon_threadsafe(put, update)
 
-    unfollow = watcher.follow(code, listener, seat=seat)
-
     async def stream() -> AsyncIterator[str]:
+        # followed from the stream's first step on: a response that never starts (the client left) holds nothing
+        if not _take_stream(code, secret):
+            yield f"retry: {RETRY_MS}\n\n" + _event("trouble", {"message": TOO_MANY_STREAMS})
+            return
+        unfollow = watcher.follow(code, listener, seat=seat)
         sent: dict | None = None
         try:
             yield f"retry: {RETRY_MS}\n\n"
@@ -250,6 +289,7 @@ async def events(request: Request) -> Response:
                     yield _event("pulse", {**message, "now": time.time()})
         finally:
             unfollow()
+            _drop_stream(code, secret)
 
     response = StreamingResponse(stream(), media_type="text/event-stream", headers=_STREAM_HEADERS)
     if seat is not None:
@@ -327,6 +367,10 @@ async def answer(request: Request) -> Response:
         sent = json.loads(body)
     except ValueError:
         return _reply(400, _refused(400, "This is not an answer the class's page sends."))
+    seat = f"{sent.get('code')}:{sent.get('student')}"[:300] if isinstance(sent, dict) else ""
+    if SENDS.blocked(seat):
+        return _reply(429, _refused(429, TOO_FAST))
+    SENDS.count(seat)
     try:
         store = await run_in_threadpool(HUB.store)
     except (ValidationError, SQLAlchemyError, OSError) as error:

@@ -17,7 +17,7 @@ from irlab.classroom.refusals import AccessDenied, ClassNotFound
 from irlab.errors import ValidationError
 from irlab.ui.classroom import credentials
 from irlab.ui.classroom.analytics import analytics_section
-from irlab.ui.classroom.connection import class_store, store_trouble
+from irlab.ui.classroom.connection import class_run_turn, class_store, store_trouble
 from irlab.ui.classroom.desk import UNREACHABLE, round_controls, sidebar_desk, start_screen, take_notice
 from irlab.ui.classroom.feed import OTHER_STORE
 from irlab.ui.classroom.links import app_address, join_address, unreachable_warning
@@ -27,7 +27,12 @@ from irlab.ui.kit.markdown import escape_markdown
 
 
 def class_page() -> None:
-    """The whole page below its title."""
+    """The whole page below its title, in its turn (:func:`~irlab.ui.classroom.connection.class_run_turn`)."""
+    with class_run_turn():
+        _class_page()
+
+
+def _class_page() -> None:
     class_style()
     show_notice(take_notice())
     who = credentials.lecturer()

@@ -189,9 +189,10 @@ def _screen(who: Credentials, view: StudentView, store_id: str) -> None:
 
 
 def join_page() -> None:
-    """The whole page below its title."""
+    """The whole page below its title, in its turn (after a replica died, its students' pages all come back at once:
+    :data:`~irlab.ui.classroom.connection.CLASS_RUNS_AT_ONCE`)."""
     class_style()
-    with st.container(key="irl-student"):
+    with class_run_turn(), st.container(key="irl-student"):
         who, from_cookie = credentials.student(), False
         if who is None:
             who, from_cookie = _browser_seat(credentials.link_code()), True
