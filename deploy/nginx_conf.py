@@ -33,6 +33,11 @@ until a reload). ``ip_hash`` would send a whole class behind one NAT to a single
   bytes, as the app says) plus room for its multipart framing. A larger announced body gets ``413``
   before any of it is read.
 
+A shared task's runs (``/api/tasks/``, irlab/sharedtask/api.py) are posted by a student's command line as the
+bare body (no multipart framing), so that location takes a body of up to :data:`MAX_TASK_RUN_BYTES` (the
+200 MB no task exceeds; the app counts it again, and a task's own smaller limit); a larger announced body gets
+``413`` before any of it is read, in the routes' own JSON (``{"error": "..."}``), which the command line prints.
+
 Refusals are one line of plain text with a clear status (413, 429, 502), never a hang.
 
 **A replica that died** is left alone for :data:`REST_SECONDS` after it refused a connection: run-local
@@ -75,6 +80,11 @@ MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 10**6
 MULTIPART_ROOM = 64 * 1024
 """Bytes a browser's multipart body adds to the file: boundaries, part headers, a long file name."""
 MAX_BODY_BYTES = MAX_UPLOAD_BYTES + MULTIPART_ROOM
+TASKS_PATH = "/api/tasks/"
+"""A shared task's routes (irlab/sharedtask/api.py, added to the app in app.py)."""
+MAX_TASK_RUN_MB = 200
+"""The largest run any shared task takes, in MB: irlab/sharedtask/definition.py's MAX_RUN_MB (tests check)."""
+MAX_TASK_RUN_BYTES = MAX_TASK_RUN_MB * 10**6
 UPLOAD_RATE = 10
 """Uploads a second one client address may start, sustained."""
 UPLOAD_BURST = 200
@@ -253,6 +263,14 @@ http {{
             proxy_read_timeout 3600s;
 {proxy}        }}
 
+        # a shared task's run, posted as the bare body by a student's command line: up to {MAX_TASK_RUN_MB} MB (the app
+        # counts again); more: 413 before reading it, in the routes' JSON (error_page here replaces the server's)
+        location {TASKS_PATH} {{
+            client_max_body_size {MAX_TASK_RUN_BYTES};
+            error_page 413 @task_too_large;
+            error_page 502 504 @unavailable;
+{proxy}        }}
+
         location /_stcore/upload_file/ {{
             limit_req zone=irlab_upload_rate burst={UPLOAD_BURST} nodelay;
             limit_conn irlab_upload_flight {UPLOADS_IN_FLIGHT};
@@ -261,6 +279,10 @@ http {{
         location @too_large {{
             default_type text/plain;
             return 413 "IR Lab: a file can have at most {MAX_UPLOAD_MB} MB (MB = 10^6 bytes); nothing was uploaded.\\n";
+        }}
+        location @task_too_large {{
+            default_type application/json;
+            return 413 '{{"error": "the run is larger than the {MAX_TASK_RUN_MB} MB any task takes"}}\\n';
         }}
         location @too_many {{
             default_type text/plain;
