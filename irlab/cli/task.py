@@ -170,10 +170,10 @@ def run_create(args: argparse.Namespace) -> int:
 
 def run_submit(args: argparse.Namespace) -> int:
     from irlab.runs.trec import read_bytes
-    from irlab.sharedtask.api import submission_json
+    from irlab.sharedtask.api import MAX_BODY, submission_json
 
     token = _secret(args, "token")
-    data = read_bytes(args.run_file, limit=200_000_000)
+    data = read_bytes(args.run_file, limit=MAX_BODY)  # no task takes more (the server and its proxy refuse it too)
     name = args.run_file.name
     if args.server:
         found = _http(args.server, f"/api/tasks/{args.code}/runs?name={_quote(name)}", token, data)
@@ -284,10 +284,11 @@ def _http(server: str, path: str, secret: str, body: bytes | None = None) -> dic
         with urlopen(request, timeout=600) as answer:
             return json.loads(answer.read())
     except HTTPError as error:
+        text = error.read(65536).decode("utf-8", "replace")
         try:
-            message = json.loads(error.read()).get("error", "")
-        except (ValueError, AttributeError):
-            message = ""
-        raise CliError(message or f"the server answered {error.code}") from None
+            message = str(json.loads(text).get("error", ""))
+        except (ValueError, AttributeError):  # a proxy's plain-text refusal (deploy/nginx_conf.py): its first line
+            message = text.strip().splitlines()[0][:300] if text.strip() else ""
+        raise CliError(_plain(message) or f"the server answered {error.code}") from None
     except URLError as error:
         raise CliError(f"could not reach {server}: {error.reason}") from None

@@ -124,3 +124,33 @@ def test_bad_options_are_one_line_errors(files, tmp_path):
         assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
     result = irlab("submit", "ABCDEF", str(files / "good.run"), "--db", db, check=False)
     assert result.returncode == 2 and "IRLAB_TASK_TOKEN" in result.stderr
+
+
+def test_a_proxys_plain_text_refusal_is_printed_as_its_line(files, tmp_path):
+    """nginx (deploy/nginx_conf.py) answers some refusals itself, in plain text: the student reads its words."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Restarting(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = b"IR Lab is starting or restarting; try again in a few seconds.\n"
+            self.send_response(502)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Restarting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        result = irlab("submit", "ABCDEF", str(files / "good.run"), "--server", f"http://127.0.0.1:{server.server_port}",
+                       env={"IRLAB_TASK_TOKEN": "x" * 22}, check=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "IR Lab is starting or restarting; try again in a few seconds." in result.stderr
