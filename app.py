@@ -12,11 +12,13 @@ from irlab.sharedtask.api import routes as task_routes
 from irlab.ui.classroom.feed import class_lifespan, class_routes
 from irlab.ui.shell.backend_url import BackendBaseUrl
 from irlab.ui.shell.pages import SECTIONS
+from irlab.ui.walkthrough.settle import settle_routes
 
 # Every page document says where the server is, so a page opened by its link skips Streamlit's base-path probe
 PAGES = [page.url_path for pages in SECTIONS.values() for page in pages]
 # /api/tasks/...: a student's command line submits runs to a shared task (irlab/sharedtask/api.py)
 # /_irlab/class/...: a live class's event stream and its answers (irlab/ui/classroom/feed.py); its lifespan logs the
 # class store once and stops the store's watcher
-app = st.App("streamlit_app.py", routes=[*task_routes(), *class_routes()], lifespan=class_lifespan,
+# /_irlab/region/settle: the K a learner settled on in a chapter, without a script run (irlab/ui/walkthrough/settle.py)
+app = st.App("streamlit_app.py", routes=[*task_routes(), *class_routes(), *settle_routes()], lifespan=class_lifespan,
              middleware=[Middleware(BackendBaseUrl, pages=PAGES)])

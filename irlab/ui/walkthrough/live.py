@@ -2,13 +2,14 @@
 
 The region (:mod:`irlab.ui.components.region`) draws its own controls. A change of K is drawn in the
 browser from the K form (:func:`irlab.ui.walkthrough.screen.k_form`) and costs no run; the browser
-tells the server the K the learner settled on once they pause (message ``k``), and that run answers
-``same``: the screen the browser holds stays, only the controls come along. A tile move, a grade, undo,
-redo or a setting is one run, and the answer is the new screen as a patch of the one the browser holds
-(every message names it), with its K form when some session made it already; otherwise the browser asks
-for the K form (``kform``) when the learner comes to the K slider, as it asks for a tile's moves. A
-screen the browser does not hold (the first run, a run from outside the region, a browser that lost its
-screen and asked for it whole) goes whole.
+posts the K the learner settled on once they pause (:mod:`irlab.ui.walkthrough.settle`: no run either;
+the session's next run takes it), or, when that route does not know the session, tells it by a message
+(``k``), and that run answers ``same``: the screen the browser holds stays, only the controls come along.
+A tile move, a grade, undo, redo or a setting is one run, and the answer is the new screen as a patch
+of the one the browser holds (every message names it), with its K form when some session made it
+already; otherwise the browser asks for the K form (``kform``) when the learner comes to the K slider,
+as it asks for a tile's moves. A screen the browser does not hold (the first run, a run from outside
+the region, a browser that lost its screen and asked for it whole) goes whole.
 
 Who sends what, and what it costs, is in docs/architecture.md ("The data flow of ...").
 """
@@ -38,6 +39,7 @@ from irlab.ui.walkthrough.screen import (
     session_blocks,
     shown_screen,
 )
+from irlab.ui.walkthrough.settle import TAKEN, session_token, settle_url, took_message
 from irlab.ui.walkthrough.state import (
     adopt_tile_change,
     current_state,
@@ -72,14 +74,20 @@ def take_messages(chapter: Chapter, state: WalkthroughState) -> tuple[Walkthroug
     kept = _kept(chapter)
     # the K the browser shows comes with every message: a move made right after a K change takes that K first, and a
     # K moved before an ask went out (a finger's tap asks for the K form and moves K in one gesture; the ask carries
-    # the K and replaces the settle message) is taken from the ask
+    # the K and replaces the settle message) is taken from the ask; a message older than a K settled through the route
+    # (irlab/ui/walkthrough/settle.py) carries an older K
+    taken = st.session_state.get(TAKEN, -1)
     for message in messages.values():
         k = whole_number(message.get("k"), 1, len(k_choices())) if message else None
-        if k is not None and k != state.effective_k(chapter):
+        n = whole_number(message.get("n"), 0, 2**53) if message else None
+        if k is not None and k != state.effective_k(chapter) and (n is None or n > taken):
             state = replace(state, k=k)
             set_state(state)
             history()
             break
+    for message in messages.values():
+        if message is not None:
+            took_message(message.get("n"))
     change = messages["change"]
     if change is not None:
         seq = change.get("seq")
@@ -113,10 +121,12 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
     data: dict[str, Any] = {"present": state.present, "k": k}
     if not (holds_base and kept.get("controls") == controls):  # the browser keeps the controls it was sent
         data["controls"] = kept["controls"] = controls
-    # the newest message this run took: the browser knows an answer that does not know its latest message yet
-    taken = [message["n"] for message in asked if whole_number(message.get("n"), 0, 2**53) is not None]
-    if taken:
-        data["taken"] = int(max(taken))
+        # where the browser tells the K it settled on without a run: the route, this session's token, the chapter
+        data["settle"] = {"url": settle_url(), "token": session_token(), "chapter": chapter.slug}
+    # the newest message (or K settled through the route) the session took: the browser knows an answer that does not
+    # know its latest message yet
+    if st.session_state.get(TAKEN) is not None:
+        data["taken"] = int(st.session_state[TAKEN])
 
     # every message says whether the browser holds the K form of its screen (it asks for it when the learner comes
     # to the K slider; a K it could not draw waits for this answer)

@@ -33,6 +33,7 @@ from irlab.ui.walkthrough import chapter as chapter_ui
 from irlab.ui.walkthrough.controls import sidebar_controls
 from irlab.ui.walkthrough.live import REGION, draw, take_messages  # noqa: F401 - REGION: the tests' key
 from irlab.ui.walkthrough.screen import VISIT
+from irlab.ui.walkthrough.settle import take_settled
 from irlab.ui.walkthrough.state import current_state, follow_url, set_state, sync_url
 from irlab.walkthrough.chapters import CHAPTERS, Chapter
 from irlab.walkthrough.state import WalkthroughState
@@ -66,6 +67,7 @@ def live_region(chapter: Chapter) -> None:
     def region() -> None:
         # the page's boundary does not see inside a fragment (Streamlit reports a fragment's error itself)
         with error_boundary(chapter.slug):
+            take_settled()  # a fragment's run is the region's own: the Ks settled since the last run come first
             state, messages = take_messages(chapter, current_state())
             if _outside(state, chapter) != st.session_state.get(OUTSIDE):
                 st.rerun(scope="app")  # an undo changed the mode or presentation mode: redraw the sidebar too

@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -37,6 +38,7 @@ from irlab.walkthrough.chapter import Chapter
 from irlab.walkthrough.guide import Progress, Step
 from irlab.walkthrough.screens import Numbers, chapter_screen
 from irlab.walkthrough.state import SCENARIO, WalkthroughState
+from irlab.walkthrough.urlstate import params_from_state
 from irlab.walkthrough.views import Headline, with_changes
 
 TRY_KEY = "try-this"
@@ -230,6 +232,8 @@ class KForm:
     that seven screens weigh about what one step does. ``changes``: each headline number's change (text) and trend
     between any two K (``values``, each once, and ``pairs``: ``"a>b"`` -> their indexes), for the browser to show
     after a K change from a to b. ``steps`` and ``headline``: K -> the "Try this" steps and the numbers there.
+    ``links``: K -> the link's query string at that K (as Streamlit writes it), which the browser puts in its
+    history when the learner settles on that K (irlab/ui/walkthrough/settle.py).
     """
 
     base: int
@@ -237,6 +241,7 @@ class KForm:
     changes: Mapping[str, Any]
     steps: Mapping[int, tuple[Step, ...]]
     headline: Mapping[int, tuple[Headline, ...]]
+    links: Mapping[int, str]
 
 
 def toward_base(k: int, base: int) -> int:
@@ -292,8 +297,10 @@ def k_form(state: WalkthroughState, chapter: Chapter) -> KForm:
                     pairs[f"{a}>{b}"] = [values.setdefault((item["delta"], item["trend"]), len(values))
                                          for item in shown]
         changes = {"values": [list(value) for value in values], "pairs": pairs}
+        links = {k: urlencode(params_from_state(replace(state, k=k) if k != base_k else state, chapter), doseq=True)
+                 for k in at_k}
         return KForm(base_k, patches, changes, {k: other.steps for k, other in at_k.items()},
-                     {k: other.headline for k, other in at_k.items()})
+                     {k: other.headline for k, other in at_k.items()}, links)
 
     return K_FORMS.get(state_key(state, chapter), make)
 
@@ -308,7 +315,8 @@ def k_form_json(form: KForm, base_try: Mapping[str, Any], progress: Progress, sc
     tries[form.base] = dict(base_try)
     at = {str(k): with_try(patch, patch_of(tries[toward_base(k, form.base)], tries[k]), anchor)
           for k, patch in form.at.items()}
-    return {"screen": screen, "base": form.base, "at": at, "changes": form.changes}
+    return {"screen": screen, "base": form.base, "at": at, "changes": form.changes,
+            "links": {str(k): link for k, link in form.links.items()}}
 
 
 # --- a tile's moves -----------------------------------------------------------------------------------------------

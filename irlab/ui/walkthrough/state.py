@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from irlab.data.judgments import Judgments
 from irlab.errors import ValidationError
@@ -51,13 +52,18 @@ def set_state(state: WalkthroughState) -> None:
 def follow_url() -> WalkthroughState:
     """Adopt the link the browser went back or forward to, if it is not the one this session last wrote.
 
-    Only walkthrough links count (another page's parameters, or none after switching pages, are not a
-    state); what the link does not say keeps the learner's value.
+    Only a run of Back or Forward counts (Streamlit names it a history navigation): the links of the Ks the
+    learner settled on are put into the browser's history by the region itself (:mod:`irlab.ui.walkthrough.settle`),
+    so the query string another run brings is the last one Streamlit wrote, not the one on screen. Only
+    walkthrough links count (another page's parameters, or none after switching pages, are not a state); what
+    the link does not say keeps the learner's value.
     """
     state = current_state()
     params = st.query_params.to_dict()
     written = st.session_state.get(URL_WRITTEN)
-    if written is None or params == written or not describes_state(params):
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if (written is None or params == written or not describes_state(params) or ctx is None
+            or not ctx.is_history_navigation):
         return state
     state, notices = state_from_params(params, base=state)
     for notice in notices:

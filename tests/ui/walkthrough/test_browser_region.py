@@ -175,8 +175,8 @@ K_SLIDER = '[data-testid="irl-k-input"]'
 
 def test_k_changes_by_keyboard_are_drawn_without_a_run_and_the_server_learns_the_k_once(app_page):
     """NDCG: three presses of ArrowRight (K 2 -> 5) each show their K's numbers at once, drawn from the K form, with no
-    answer from the server in between; once the learner pauses, the server is told K = 5 once (one answer, which
-    redraws nothing) and the link says k=5."""
+    answer from the server in between; once the learner pauses, K = 5 is posted to the server once, with no run (no
+    answer; irlab/ui/walkthrough/settle.py), and the link says k=5."""
     app_page.open("ndcg")
     app_page.metric("NDCG@2")
     slider = app_page.page.locator(K_SLIDER)
@@ -191,17 +191,15 @@ def test_k_changes_by_keyboard_are_drawn_without_a_run_and_the_server_learns_the
     assert all(record["updates"] == before["updates"] for record in seen)  # no run, no answer
     assert slider.get_attribute("aria-valuetext") == "K = 5" and slider.input_value() == "5"
     app_page.page.wait_for_function("() => window.location.search.includes('k=5')")
-    app_page.page.wait_for_function("(n) => window.__irlRegionStats.updates === n + 1", arg=before["updates"])
-    numbers = app_page.page.evaluate("window.__irlRegionStats.numbers")
-    app_page.page.wait_for_timeout(800)
-    stats = app_page.page.evaluate("window.__irlRegionStats")
-    assert stats["updates"] == before["updates"] + 1 and stats["numbers"] == numbers  # the answer drew nothing
+    app_page.page.wait_for_function("() => window.__irlRegionStats.settled === 1")
+    assert app_page.page.evaluate("window.__irlRegionStats.updates") == before["updates"]  # settled with no run
 
 
 def test_a_mouse_drag_of_the_k_slider_draws_every_k_it_passes_and_tells_the_server_once(app_page):
     """Recall & precision: a mouse drags the K slider's thumb from K = 2 to the end, resting on the way longer than a
-    pause: Recall@8 and Precision@8 are shown before any answer, and the server is told K = 8 once, after the thumb is
-    let go (a thumb still held has not settled; before, a drag resting 0.6 s told the server the K it rested on)."""
+    pause: Recall@8 and Precision@8 are shown before any answer, and the server is told K = 8 once (posted, no run),
+    after the thumb is let go (a thumb still held has not settled; before, a drag resting 0.6 s told the server the K
+    it rested on)."""
     app_page.open("recall-precision")
     app_page.metric("Recall@2")
     app_page.page.locator(K_SLIDER).hover()  # a mouse resting on the slider asks for its K form
@@ -217,13 +215,14 @@ def test_a_mouse_drag_of_the_k_slider_draws_every_k_it_passes_and_tells_the_serv
     app_page.page.mouse.move(box["x"] + box["width"] + 20, y, steps=6)
     app_page.metric("Recall@8", timeout=5_000)
     assert app_page.page.evaluate("window.__irlRegionStats.updates") == before["updates"]
+    assert app_page.page.evaluate("window.__irlRegionStats.settled") == 0  # a thumb still held has not settled
     app_page.page.mouse.up()
     seen = app_page.page.evaluate("window.__irlSeen")
     assert seen and all(record["updates"] == before["updates"] for record in seen)
     assert app_page.metrics() == {"Recall@8": "1", "Precision@8": "0.5"}
     app_page.page.wait_for_function("() => window.location.search.includes('k=8')")
-    app_page.page.wait_for_timeout(800)
-    assert app_page.page.evaluate("window.__irlRegionStats.updates") == before["updates"] + 1
+    app_page.page.wait_for_function("() => window.__irlRegionStats.settled === 1")
+    assert app_page.page.evaluate("window.__irlRegionStats.updates") == before["updates"]
 
 
 def test_the_k_slider_is_a_slider_for_a_screen_reader_with_a_visible_focus(app_page):

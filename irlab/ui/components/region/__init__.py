@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -118,8 +119,12 @@ def whole_number(value: Any, low: int, high: int) -> int | None:
 
     >>> whole_number(3, 1, 8), whole_number(3.0, 1, 8), whole_number(9, 1, 8), whole_number(True, 1, 8)
     (3, 3, None, None)
+    >>> whole_number(float("nan"), 1, 8), whole_number(float("inf"), 1, 8)  # JSON from a browser may say NaN
+    (None, None)
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    if value != int(value):
         return None
     return int(value) if low <= value <= high else None
 

@@ -71,6 +71,7 @@ export interface RegionData {
    */
   taken?: number;
   controls?: Controls;
+  settle?: Settle;
   kForm?: KForm;
   moveScreens?: MoveScreens;
 }
@@ -318,6 +319,23 @@ export interface ResetGrades {
   help: string;
 }
 /**
+ * Where the browser tells the K the learner settled on without a run (irlab/ui/walkthrough/settle.py); sent with the controls.
+ */
+export interface Settle {
+  /**
+   * The route's path.
+   */
+  url: string;
+  /**
+   * This session's token.
+   */
+  token: string;
+  /**
+   * The chapter's slug.
+   */
+  chapter: string;
+}
+/**
  * The screen at every other K (irlab/ui/walkthrough/screen.py, k_form).
  *
  * This interface was referenced by `RegionData`'s JSON-Schema
@@ -339,6 +357,12 @@ export interface KForm {
     [k: string]: Patch1;
   };
   changes: KChanges;
+  /**
+   * K -> the link's query string at that K, put into the browser's history when the learner settles on it.
+   */
+  links: {
+    [k: string]: string;
+  };
 }
 /**
  * A JSON value as a patch of another (irlab/ui/components/region/patch.py).

@@ -28,9 +28,9 @@ import { applyPatch } from "./patch.js";
 
 /** What the region did, for the tests that check it touches only what changed (updates: the server's;
  * otherK: screens drawn from the K form; moveScreens: a tile's moves received; moved: a move drawn from them;
- * kForms: K forms received). */
+ * kForms: K forms received; settled: Ks told through the route, without a run). */
 const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherK: 0, moveScreens: 0,
-                moved: 0, kForms: 0 };
+                moved: 0, kForms: 0, settled: 0 };
 /** @type {any} */ (window).__irlRegionStats = stats;
 
 /**
@@ -536,6 +536,7 @@ function reconcile(container, blocks, views, ctx) {
  *            latest: {name: string, message: Record<string, unknown>, seq: number, k: number | null,
  *                     resent?: boolean} | null,
  *            moved: Move | null, pending: {row: string, seq: number} | null, asked: string,
+ *            route: import("./region-data").Settle | null,
  *            tileChange: (row: string, change: Record<string, unknown>) => void}} Region
  * @typedef {import("./controls.js").ControlsView} ControlsView
  */
@@ -718,7 +719,7 @@ function learnerK(region, k) {
   clearTimeout(region.settle);
   // a thumb still held has not settled (its release does that); a K not drawn here is told at once: the answer draws it
   if (drawn && region.controls?.holding) return;
-  region.settle = window.setTimeout(() => send(region, "k", {}), drawn ? SETTLE_MS : 0);
+  region.settle = window.setTimeout(() => (drawn ? settleK(region) : send(region, "k", {})), drawn ? SETTLE_MS : 0);
 }
 
 /**
@@ -728,7 +729,39 @@ function learnerK(region, k) {
 function releasedK(region) {
   if (!region.kDirty) return;
   clearTimeout(region.settle);
-  region.settle = window.setTimeout(() => send(region, "k", {}), SETTLE_MS);
+  region.settle = window.setTimeout(() => settleK(region), SETTLE_MS);
+}
+
+/**
+ * Tell the server the K the learner settled on, drawn here: without a run, through the route
+ * (irlab/ui/walkthrough/settle.py), and put that K's link (the server's, from the K form) into the browser's history,
+ * as a run's answer would have; Back returns to the link before. The server takes the K at the session's next run.
+ * When the route cannot take it (this replica does not know the session) or there is no link for the K, a message.
+ * @param {Region} region
+ */
+function settleK(region) {
+  clearTimeout(region.settle);
+  const route = region.route;
+  const k = region.shownK;
+  const link = hasForm(region) && k !== null ? region.kForm?.links[String(k)] : undefined;
+  if (!route || link === undefined || region.moved || region.pending || k === null) {
+    send(region, "k", {});
+    return;
+  }
+  region.kDirty = false;
+  seq += 1;
+  const n = seq;
+  // an answer to an earlier message keeps this K on screen (it does not know it yet)
+  region.latest = { name: "settle", message: {}, seq: n, k };
+  const told = () => {
+    if (region.latest?.seq === n) send(region, "k", {});  // not taken: a message (a newer one carries the K anyway)
+  };
+  fetch(route.url, { method: "POST", headers: { "Content-Type": "application/json" }, cache: "no-store",
+                     keepalive: true, body: JSON.stringify({ token: route.token, k, n, chapter: route.chapter }) })
+    .then((response) => { if (!response.ok) told(); }, told);
+  const search = link ? `?${link}` : "";
+  if (window.location.search !== search) window.history.pushState({}, "", window.location.pathname + search);
+  stats.settled += 1;
 }
 
 /**
@@ -942,7 +975,8 @@ export default function (component) {
     /** @type {Region} */
     const made = { root, blocksRoot, views: new Map(), data, ctx: /** @type {any} */ (null), base: null,
                    baseScreen: "", kForm: null, shownK: null, pairFrom: null, kDirty: false, settle: undefined,
-                   controls: null, made: new Map(), ticked: new Set(), askedForm: "", latest: null, moved: null, pending: null, asked: "", tileChange: () => {} };
+                   controls: null, made: new Map(), ticked: new Set(), askedForm: "", latest: null, moved: null, pending: null, asked: "",
+                   route: null, tileChange: () => {} };
     made.tileChange = (row, change) => tileChange(made, row, change);
     region = parentElement.__irlRegion = made;
     listen(made);
@@ -952,6 +986,7 @@ export default function (component) {
   region.data = data;
   region.ctx = { setStateValue, plotly: data.plotly, config: data.config, tileChange: region.tileChange };
   regions.set(data.name, region);
+  if (data.settle) region.route = data.settle;
   if (data.controls && !region.controls) {
     region.controls = createControls(region.root, {
       k: (k) => learnerK(current, k),
