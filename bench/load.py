@@ -8,7 +8,8 @@ sessions). ``.`` is this checkout; a commit is checked out with ``git archive <c
 /tmp/irlab-<commit>`` (no worktree) and served from there with this interpreter. The tabs speak
 Streamlit's websocket protocol as the browser does (:mod:`bench.streamlit_session`): 0b47de8 moves
 Streamlit's K slider and drops tiles; 4820b77 also asks for a tile's moves before a drop; this tree's
-region sends the K the learner settled on and asks for a tile's moves, named from the screen it holds.
+region posts the K the learner settled on to ``/_irlab/region/settle`` (no run: the "K change" row is that
+request, with the sticky cookie, through nginx) and asks for a tile's moves, named from the screen it holds.
 
 Two parts per tree, all in one run:
 

@@ -15,9 +15,13 @@ fragment names the fragment (``fragment_id``).
 * ``slider+ahead``: the same, and the region also asks for a tile's moves before a drop (4820b77);
 * ``region``: the region draws K and its controls; coming to the K slider asks for the K form
   (``kform``) unless the tab holds it, a K change is the settled K (``k``), a tile move is ``change``
-  named from the screen the browser holds, after asking for the tile's ``moves``.
+  named from the screen the browser holds, after asking for the tile's ``moves``;
+* ``region+settle``: the same, but the settled K is no message and no run: it is posted to
+  ``/_irlab/region/settle`` (irlab/ui/walkthrough/settle.py) with the sticky cookie nginx set on the websocket's
+  handshake (so it reaches the replica that holds the session), and a 404 falls back to the ``k`` message.
 
-Each run records its bytes and messages received and its time from send to ``script_finished``.
+Each run records its bytes and messages received and its time from send to ``script_finished`` (a settle
+request: the response's status line, headers and body, and its round trip).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import asyncio
 import json
 import random
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +82,8 @@ class Tab:
     seq: int = 0
     form_screen: str = ""
     generation: str = ""
+    cookie: str = ""
+    settle: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -100,11 +108,17 @@ class Tab:
             self.base.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit", xsrf or "x"],
             origin=self.base, max_size=None, ping_interval=None, open_timeout=60,
             additional_headers={"Cookie": cookie} if cookie else {})
+        # the replica that holds this session, as nginx names it (irlab_route): a settle request must reach it
+        route = [value.split(";", 1)[0] for value in self.ws.response.headers.get_all("Set-Cookie")
+                 if value.startswith("irlab_route=")]
+        self.cookie = "; ".join([*([cookie] if cookie else []), *route])
         run = await self._run("open", first=True)
         if self.region_id == "":
             run.error = run.error or "no live region"
-        self.generation = ("region" if "controls" in self.data else
+        self.generation = ("region+settle" if "settle" in self.data else "region" if "controls" in self.data else
                            "slider+ahead" if "screen" in self.data else "slider")
+        if self.generation == "region+settle":
+            self.settle = dict(self.data["settle"])
         return run
 
     async def close(self) -> None:
@@ -206,7 +220,7 @@ class Tab:
 
     def _send_state(self, name: str, value: dict[str, Any]) -> None:
         self.seq += 1
-        extra = {"n": self.seq, "form": self.has_form()} if self.generation == "region" else {}
+        extra = {"n": self.seq, "form": self.has_form()} if self.generation.startswith("region") else {}
         self.region_state[name] = {"seq": self.seq, **value, **extra}
         self.widgets[self.region_id] = ("json_value", json.dumps(self.region_state))
 
@@ -230,7 +244,7 @@ class Tab:
 
     async def approach_k(self) -> Run | None:
         """The learner comes to the K slider: this tree's region asks for the K form unless it holds it."""
-        if self.generation != "region" or self.has_form():
+        if not self.generation.startswith("region") or self.has_form():
             return None
         self._send_state("kform", {"screen": self.screen, "k": self.k})
         return await self._run("K approach (K form asked)")
@@ -238,7 +252,13 @@ class Tab:
     async def change_k(self) -> Run:
         """The learner moves K to another value (the browser draws it; the server learns the settled K)."""
         k = self.rng.choice([value for value in range(1, 9) if value != self.k])
-        if self.generation == "region":
+        if self.generation == "region+settle":
+            self.k = k
+            run = await self._settle(k)
+            if run.error != "404":
+                return run
+            self._send_state("k", {"k": k, "screen": self.screen})  # another replica: a message, as region.js does
+        elif self.generation == "region":
             self._send_state("k", {"k": k, "screen": self.screen})
         else:
             self.widgets[self.slider_id] = ("double_array_value", [float(k)])
@@ -257,7 +277,7 @@ class Tab:
         """The learner comes to a tile: the browser asks for its moves (generations that draw moves ahead)."""
         if self.generation == "slider":
             return None
-        extra = {"k": self.k} if self.generation == "region" else {}
+        extra = {"k": self.k} if self.generation.startswith("region") else {}
         self._send_state("moves", {"screen": self.screen, "row": ROW, "item": item, **extra})
         return await self._run("tile approach (moves asked)")
 
@@ -266,7 +286,41 @@ class Tab:
         change = {"order": order, "grades": None, "action": "drag", "item": item, "row": ROW}
         if self.generation != "slider":
             change |= {"ahead": False}
-        if self.generation == "region":
+        if self.generation.startswith("region"):
             change |= {"screen": self.screen, "k": self.k}
         self._send_state("change", change)
         return await self._run("tile move")
+
+    async def _settle(self, k: int) -> Run:
+        """POST the settled K as region.js does (its number is the next message's); 204 is taken, else an error."""
+        self.seq += 1
+        body = json.dumps({"token": self.settle["token"], "k": k, "n": self.seq,
+                           "chapter": self.settle["chapter"]}).encode()
+        url = self.base.rstrip("/") + "/" + self.settle["url"].lstrip("/").removeprefix(self._base_path())
+        run = Run("K change")
+
+        def post() -> tuple[int, int]:
+            request = urllib.request.Request(url, data=body, method="POST", headers={
+                "Content-Type": "application/json", **({"Cookie": self.cookie} if self.cookie else {})})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    status_line = f"HTTP/1.1 {response.status} {response.reason}\r\n"
+                    return response.status, len(status_line) + len(bytes(response.headers)) + len(response.read())
+            except urllib.error.HTTPError as error:
+                return error.code, len(bytes(error.headers)) + len(error.read())
+
+        start = time.perf_counter()
+        try:
+            status, received = await asyncio.get_running_loop().run_in_executor(None, post)
+        except OSError as error:
+            run.error = f"{type(error).__name__}"
+            return run
+        run.seconds, run.bytes = time.perf_counter() - start, received
+        if status != 204:
+            run.error = str(status)
+        return run
+
+    def _base_path(self) -> str:
+        """The base path the tab's URL already carries (the route's path names it too), with its slash."""
+        path = urllib.parse.urlsplit(self.base).path.strip("/")
+        return f"{path}/" if path else ""
