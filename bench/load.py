@@ -1,7 +1,7 @@
 """A class on one machine: the walkthrough driven the way each generation's browser drives it, side by side.
 
     python bench/load.py [--trees 0b47de8,4820b77,.] [--sessions 1,100,200,300] [--duration 30] [--interval 3]
-                         [--replicas 2] [--page ndcg] [--moves 20]
+                         [--replicas 2] [--page ndcg] [--moves 20] [--processes 1] [--skip-single]
 
 Each tree is served by its own ``deploy/run-local --replicas N`` (N app processes behind nginx, sticky
 sessions). ``.`` is this checkout; a commit is checked out with ``git archive <commit> | tar -x -C
@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
+import multiprocessing
 import os
 import signal
 import statistics
@@ -160,9 +162,11 @@ class Sampler(threading.Thread):
         return sum(values) / len(values) if values else 0.0
 
 
-async def a_class(url: str, page: str, sessions: int, duration: float, interval: float
-                  ) -> tuple[dict[str, list[Run]], int]:
-    """``sessions`` tabs acting every ``interval`` s for ``duration`` s: their runs by kind, and tabs never opened."""
+async def a_class(url: str, page: str, sessions: int, duration: float, interval: float, part: int = 0,
+                  parts: int = 1) -> tuple[dict[str, list[Run]], int]:
+    """``sessions`` tabs acting every ``interval`` s for ``duration`` s: their runs by kind, and tabs never opened.
+    ``part`` of ``parts``: this process drives every ``parts``-th tab from the ``part``-th (bench/load.py's
+    ``--processes``: one event loop parsing 200 tabs' protobuf is a load of its own)."""
     runs: dict[str, list[Run]] = defaultdict(list)
     failed = 0
 
@@ -195,8 +199,37 @@ async def a_class(url: str, page: str, sessions: int, duration: float, interval:
                 runs["tile move"].append(await tab.move(item, order))
         await tab.close()
 
-    await asyncio.gather(*(student(i) for i in range(sessions)))
+    await asyncio.gather(*(student(i) for i in range(part, sessions, parts)))
     return runs, failed
+
+
+def class_part(url: str, page: str, sessions: int, duration: float, interval: float, part: int, parts: int
+               ) -> tuple[dict[str, list[Run]], int, float]:
+    """One generator process's share of a class (:func:`a_class`), and the CPU seconds the process spent on it."""
+    before = time.process_time()
+    runs, failed = asyncio.run(a_class(url, page, sessions, duration, interval, part, parts))
+    return dict(runs), failed, time.process_time() - before
+
+
+def a_class_in(processes: int, url: str, page: str, sessions: int, duration: float, interval: float
+               ) -> tuple[dict[str, list[Run]], float, float]:
+    """A class driven by ``processes`` generator processes: the runs by kind, the generators' CPU seconds and the
+    wall seconds it took."""
+    start = time.monotonic()
+    if processes <= 1:
+        runs, _, cpu = class_part(url, page, sessions, duration, interval, 0, 1)
+        return runs, cpu, time.monotonic() - start
+    merged: dict[str, list[Run]] = defaultdict(list)
+    cpu = 0.0
+    with concurrent.futures.ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = [pool.submit(class_part, url, page, sessions, duration, interval, part, processes)
+                 for part in range(processes)]
+        for done in parts:
+            runs, _, used = done.result()
+            cpu += used
+            for kind, measured in runs.items():
+                merged[kind].extend(measured)
+    return merged, cpu, time.monotonic() - start
 
 
 def _ms(values: list[float], share: float) -> str:
@@ -215,21 +248,25 @@ def main() -> None:
     parser.add_argument("--replicas", type=int, default=2)
     parser.add_argument("--page", default="ndcg")
     parser.add_argument("--moves", type=int, default=20, help="interactions of each kind in the one-tab part")
+    parser.add_argument("--processes", type=int, default=1, help="generator processes a class is split over")
+    parser.add_argument("--skip-single", action="store_true", help="only the class part")
     args = parser.parse_args()
     single: dict[str, dict[str, list[tuple[Run, float]]]] = {}
-    levels: list[tuple[str, int, dict[str, list[Run]], list[float]]] = []
+    levels: list[tuple[str, int, dict[str, list[Run]], list[float], float]] = []
     for name in args.trees.split(","):
         label = "this tree" if name == "." else name
         with serving(tree(name), args.replicas) as (url, pids):
-            single[label] = asyncio.run(per_interaction(url, pids, args.page, args.moves))
-            print(f"{label}: one tab measured", file=sys.stderr, flush=True)
-            for level in [int(n) for n in args.sessions.split(",")]:
+            if not args.skip_single:
+                single[label] = asyncio.run(per_interaction(url, pids, args.page, args.moves))
+                print(f"{label}: one tab measured", file=sys.stderr, flush=True)
+            for level in [int(n) for n in args.sessions.split(",") if n]:
                 sampler = Sampler(pids)
                 sampler.start()
-                runs, _ = asyncio.run(a_class(url, args.page, level, args.duration, args.interval))
+                runs, generator_cpu, wall = a_class_in(args.processes, url, args.page, level, args.duration,
+                                                       args.interval)
                 sampler.stop.set()
                 sampler.join()
-                levels.append((label, level, runs, [sampler.busy(pid) for pid in pids]))
+                levels.append((label, level, runs, [sampler.busy(pid) for pid in pids], 100 * generator_cpu / wall))
                 errors = sum(run.error is not None for kind in runs.values() for run in kind)
                 print(f"{label}: {level} tabs, {errors} errors", file=sys.stderr, flush=True)
 
@@ -247,16 +284,19 @@ def main() -> None:
                   f"{sum(r.error is not None for r in runs)} |")
     print(f"\nA class: each tab acts every {args.interval:g} s (±30%) for {args.duration:g} s: a K change (60%) or a "
           f"tile approach and drop (40%)\n")
-    print("| tree | tabs | interaction | runs | p50 ms | p95 ms | KB (median) | errors | CPU % per replica (busy) |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for label, level, runs, cpu in levels:
+    print(f"Generator: {args.processes} process(es); its CPU is the generator processes' CPU time over the class's "
+          f"wall time (100% = one of the machine's {os.cpu_count()} cores).\n")
+    print("| tree | tabs | interaction | runs | p50 ms | p95 ms | KB (median) | errors | CPU % per replica (busy) "
+          "| generator CPU % |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for label, level, runs, cpu, generator in levels:
         for kind, measured in runs.items():
             times = [r.seconds for r in measured if r.error is None]
             errors = [r.error for r in measured if r.error is not None]
             kb = statistics.median(r.bytes for r in measured) / 1024 if measured else 0
             print(f"| {label} | {level} | {kind} | {len(measured)} | {_ms(times, 0.5)} | {_ms(times, 0.95)} | "
                   f"{kb:.1f} | {len(errors)}{' (' + errors[0] + ')' if errors else ''} | "
-                  f"{' / '.join(f'{c:.0f}' for c in cpu)} |")
+                  f"{' / '.join(f'{c:.0f}' for c in cpu)} | {generator:.0f} |")
 
 
 if __name__ == "__main__":

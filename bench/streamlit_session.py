@@ -292,35 +292,30 @@ class Tab:
         return await self._run("tile move")
 
     async def _settle(self, k: int) -> Run:
-        """POST the settled K as region.js does (its number is the next message's); 204 is taken, else an error."""
+        """POST the settled K as region.js does (its number is the next message's); 204 is taken, else an error. The
+        request is written on a connection of its own by this event loop (a thread pool would queue a class's posts
+        behind each other and time the queue)."""
         self.seq += 1
         body = json.dumps({"token": self.settle["token"], "k": k, "n": self.seq,
                            "chapter": self.settle["chapter"]}).encode()
-        url = self.base.rstrip("/") + "/" + self.settle["url"].lstrip("/").removeprefix(self._base_path())
+        parts = urllib.parse.urlsplit(self.base)
+        path = "/" + self.settle["url"].lstrip("/")  # the route's path names the base path already
+        head = (f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n"
+                + (f"Cookie: {self.cookie}\r\n" if self.cookie else "") + "\r\n").encode()
         run = Run("K change")
-
-        def post() -> tuple[int, int]:
-            request = urllib.request.Request(url, data=body, method="POST", headers={
-                "Content-Type": "application/json", **({"Cookie": self.cookie} if self.cookie else {})})
-            try:
-                with urllib.request.urlopen(request, timeout=30) as response:
-                    status_line = f"HTTP/1.1 {response.status} {response.reason}\r\n"
-                    return response.status, len(status_line) + len(bytes(response.headers)) + len(response.read())
-            except urllib.error.HTTPError as error:
-                return error.code, len(bytes(error.headers)) + len(error.read())
-
         start = time.perf_counter()
         try:
-            status, received = await asyncio.get_running_loop().run_in_executor(None, post)
-        except OSError as error:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(parts.hostname, parts.port or 80), 30)
+            writer.write(head + body)
+            answer = await asyncio.wait_for(reader.read(), 30)  # the server closes the connection after its answer
+            writer.close()
+        except (OSError, TimeoutError) as error:
             run.error = f"{type(error).__name__}"
             return run
-        run.seconds, run.bytes = time.perf_counter() - start, received
-        if status != 204:
-            run.error = str(status)
+        run.seconds, run.bytes = time.perf_counter() - start, len(answer)
+        status = answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/") else "no answer"
+        if status != "204":
+            run.error = status
         return run
-
-    def _base_path(self) -> str:
-        """The base path the tab's URL already carries (the route's path names it too), with its slash."""
-        path = urllib.parse.urlsplit(self.base).path.strip("/")
-        return f"{path}/" if path else ""
