@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from irlab.classroom.activities.base import REVEALED
+from irlab.classroom.activities.base import CLOSED, REVEALED
 from irlab.classroom.records import ProjectorView
 from irlab.errors import ValidationError
 from irlab.ui.classroom.connection import class_run_turn, class_store, store_trouble
@@ -47,6 +47,8 @@ REGION = "irl-class-region"
 FEED = "irl-projector-feed"
 MAX_NAMES_SHOWN = 120
 HIDDEN = "The class's answers stay hidden until you reveal them."
+TIME_UP = "Time is up: answers are closed."
+CLOSED_WORDS = "Answers are closed."
 
 
 def read_view(credentials: Credentials) -> ProjectorView | None:
@@ -116,6 +118,10 @@ def region_blocks(view: ProjectorView) -> list[dict]:
     blocks.append({"kind": "paragraph", "key": "which", "lead": f"Question {info.position} of "
                    f"{len(view.activities)}:", "text": info.title})
     latest = view.current.latest
+    if latest is not None and latest.state == CLOSED:  # the room sees the round end (the timer is gone with it)
+        timed_out = latest.closes_at is not None and view.now >= latest.closes_at
+        blocks.append({"kind": "paragraph", "key": "closed", "lead": "",
+                       "text": TIME_UP if timed_out else CLOSED_WORDS})
     if not info.live_results and latest is not None and latest.state != REVEALED:
         blocks.append({"kind": "paragraph", "key": "hidden", "lead": "", "text": HIDDEN})
     return blocks + pages_of(info.kind).projector_blocks(view.current)

@@ -1,5 +1,5 @@
 """The live class pushed to several phones in real headless Chromium: timers, locked joining, one seat per browser,
-an answer kept on a phone that lost its connection, who does not follow.
+an answer kept on a phone that lost its connection, who does not follow, a stream gone silent opened again.
 
 The app and its class store are test_browser_class.py's fixtures (``IRLAB_CLASS_DB`` on a temporary SQLite file,
 which these tests also read and, to make a timer end sooner than half a minute, write).
@@ -59,8 +59,9 @@ def test_a_timer_counts_down_on_phones_and_projector_and_closes_the_round_by_its
     rows(class_app[1], "update rounds set closes_at = ? where activity_id in (select activities.id from activities "
                        "join classes on classes.id = activities.class_id where classes.code = ?)",
          time.time() + 2, code)
-    for page in phones:
+    for page in (*phones, lecturer):  # the projector says so too (its timer is gone with the round)
         expect(page.get_by_text("Time is up: answers are closed.")).to_be_visible(timeout=TIMEOUT)
+    for page in phones:
         expect(page.get_by_test_id("irl-send")).to_have_count(0)
     expect(lecturer.locator(".st-key-irl-round-controls").get_by_role("button", name="Close answers")) \
         .to_have_count(0, timeout=TIMEOUT)  # closed by itself: the lecturer can reveal or revote
@@ -134,3 +135,37 @@ def test_the_projector_counts_follow_the_answers_without_a_run_of_its_page(brows
         wait_for_count(lecturer, "Answers, round 1", str(number))
         expect(analytics).to_be_visible()  # the projector's runs redraw only it: what the page draws below stays
     assert answers_of(class_app[1], code) == ["1", "2", "3"]
+
+
+MUTABLE_STREAMS = """(() => {
+  // every event stream the page opens, and a way to make one go silent (as a stream a NAT or a sleeping phone's
+  // network forgot: open, nothing arrives, no error)
+  const Real = window.EventSource;
+  window.__irlStreams = [];
+  window.__irlMuted = new Set();
+  window.EventSource = class extends Real {
+    constructor(url, init) { super(url, init); window.__irlStreams.push(this); }
+    addEventListener(type, listener, options) {
+      super.addEventListener(type, (event) => { if (!window.__irlMuted.has(this)) listener.call(this, event); },
+                             options);
+    }
+  };
+})();"""
+
+
+def test_a_phone_whose_stream_goes_silent_opens_it_again_and_catches_up_without_a_reload(browsers):  # noqa: F811
+    lecturer, code = start_class(browsers)
+    phone = join(browsers, code, phone=True)
+    phone.context.add_init_script(MUTABLE_STREAMS)
+    phone.reload()  # the seat stays (the link and the cookie); now its streams can be muted
+    wait_for_app(phone)
+    expect(phone.get_by_text("Waiting for the lecturer")).to_be_visible(timeout=TIMEOUT)
+    phone.wait_for_function("() => window.__irlStreams.length === 1", timeout=TIMEOUT)
+    phone.evaluate("() => { window.__irlMuted = new Set(window.__irlStreams); window.__irlSamePage = true; }")
+    lecturer.get_by_role("button", name="Add and show").click()
+    wait_for_count(lecturer, "Answers, round 1", "0")
+    # the stream's beats stop arriving: after 25 s of silence the page opens a new stream and shows the question
+    phone.wait_for_function("() => window.__irlStreams.length >= 2", timeout=60_000)
+    expect(phone.get_by_test_id("irl-send")).to_be_visible(timeout=TIMEOUT)
+    assert phone.evaluate("() => window.__irlSamePage") is True  # no reload: the page caught up by itself
+    expect(phone.get_by_test_id("irl-connection")).to_be_hidden()

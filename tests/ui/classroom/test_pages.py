@@ -152,6 +152,7 @@ def test_a_closed_round_takes_no_answer_and_says_so(lecturer, student_of):
     student.run()
     lecturer.control("Close answers")
     assert lecturer.controls() == ["Reveal", "Revote: open round 2", "Hide the question"]
+    assert [b["text"] for b in lecturer.region() if b["key"] == "closed"] == ["Answers are closed."]  # the room sees it
     student.answer("0.5")  # typed before the page noticed the round closed
     assert (student.status, student.receipt) == (409, "This round is closed: answers are no longer taken.")
     assert lecturer.run().counts()["Answers, round 1"] == "0"
