@@ -1,7 +1,7 @@
 """A class on one machine: the walkthrough driven the way each generation's browser drives it, side by side.
 
     python bench/load.py [--trees 0b47de8,4820b77,.] [--sessions 1,100,200,300] [--duration 30] [--interval 3]
-                         [--replicas 2] [--page ndcg] [--moves 20] [--processes 1] [--skip-single]
+                         [--replicas 2] [--page ndcg] [--moves 20] [--processes 1] [--skip-single] [--follow]
 
 Each tree is served by its own ``deploy/run-local --replicas N`` (N app processes behind nginx, sticky
 sessions). ``.`` is this checkout; a commit is checked out with ``git archive <commit> | tar -x -C
@@ -34,6 +34,7 @@ import concurrent.futures
 import contextlib
 import multiprocessing
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -163,17 +164,20 @@ class Sampler(threading.Thread):
 
 
 async def a_class(url: str, page: str, sessions: int, duration: float, interval: float, part: int = 0,
-                  parts: int = 1) -> tuple[dict[str, list[Run]], int]:
+                  parts: int = 1, follow: bool = False) -> tuple[dict[str, list[Run]], int]:
     """``sessions`` tabs acting every ``interval`` s for ``duration`` s: their runs by kind, and tabs never opened.
     ``part`` of ``parts``: this process drives every ``parts``-th tab from the ``part``-th (bench/load.py's
-    ``--processes``: one event loop parsing 200 tabs' protobuf is a load of its own)."""
+    ``--processes``: one event loop parsing 200 tabs' protobuf is a load of its own). ``follow``: every tab makes
+    the same moves in the same order (a lecture: "now drag picture 3 to rank 1"), each at its own moments, so the
+    states repeat from tab to tab; else each tab's moves are its own (nearly every state new: the worst case)."""
     runs: dict[str, list[Run]] = defaultdict(list)
     failed = 0
 
     async def student(index: int) -> None:
         nonlocal failed
         await asyncio.sleep(10 * index / max(1, sessions))
-        tab = Tab(url, page, seed=index)
+        tab = Tab(url, page, seed=0 if follow else index)
+        moments = random.Random(index)
         try:
             opened = await tab.open()
         except Exception as error:  # noqa: BLE001 - every failure counts
@@ -183,7 +187,7 @@ async def a_class(url: str, page: str, sessions: int, duration: float, interval:
         runs["open"].append(opened)
         end = time.monotonic() + duration
         while time.monotonic() < end:
-            await asyncio.sleep(interval * tab.rng.uniform(0.7, 1.3))
+            await asyncio.sleep(interval * moments.uniform(0.7, 1.3))
             if tab.rng.random() < 0.6:
                 asked = await tab.approach_k()
                 if asked is not None:
@@ -203,26 +207,26 @@ async def a_class(url: str, page: str, sessions: int, duration: float, interval:
     return runs, failed
 
 
-def class_part(url: str, page: str, sessions: int, duration: float, interval: float, part: int, parts: int
-               ) -> tuple[dict[str, list[Run]], int, float]:
+def class_part(url: str, page: str, sessions: int, duration: float, interval: float, part: int, parts: int,
+               follow: bool = False) -> tuple[dict[str, list[Run]], int, float]:
     """One generator process's share of a class (:func:`a_class`), and the CPU seconds the process spent on it."""
     before = time.process_time()
-    runs, failed = asyncio.run(a_class(url, page, sessions, duration, interval, part, parts))
+    runs, failed = asyncio.run(a_class(url, page, sessions, duration, interval, part, parts, follow))
     return dict(runs), failed, time.process_time() - before
 
 
-def a_class_in(processes: int, url: str, page: str, sessions: int, duration: float, interval: float
-               ) -> tuple[dict[str, list[Run]], float, float]:
+def a_class_in(processes: int, url: str, page: str, sessions: int, duration: float, interval: float,
+               follow: bool = False) -> tuple[dict[str, list[Run]], float, float]:
     """A class driven by ``processes`` generator processes: the runs by kind, the generators' CPU seconds and the
     wall seconds it took."""
     start = time.monotonic()
     if processes <= 1:
-        runs, _, cpu = class_part(url, page, sessions, duration, interval, 0, 1)
+        runs, _, cpu = class_part(url, page, sessions, duration, interval, 0, 1, follow)
         return runs, cpu, time.monotonic() - start
     merged: dict[str, list[Run]] = defaultdict(list)
     cpu = 0.0
     with concurrent.futures.ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = [pool.submit(class_part, url, page, sessions, duration, interval, part, processes)
+        parts = [pool.submit(class_part, url, page, sessions, duration, interval, part, processes, follow)
                  for part in range(processes)]
         for done in parts:
             runs, _, used = done.result()
@@ -250,6 +254,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="interactions of each kind in the one-tab part")
     parser.add_argument("--processes", type=int, default=1, help="generator processes a class is split over")
     parser.add_argument("--skip-single", action="store_true", help="only the class part")
+    parser.add_argument("--follow", action="store_true",
+                        help="a lecture: every tab makes the same moves (states repeat), each at its own moments")
     args = parser.parse_args()
     single: dict[str, dict[str, list[tuple[Run, float]]]] = {}
     levels: list[tuple[str, int, dict[str, list[Run]], list[float], float]] = []
@@ -263,7 +269,7 @@ def main() -> None:
                 sampler = Sampler(pids)
                 sampler.start()
                 runs, generator_cpu, wall = a_class_in(args.processes, url, args.page, level, args.duration,
-                                                       args.interval)
+                                                       args.interval, args.follow)
                 sampler.stop.set()
                 sampler.join()
                 levels.append((label, level, runs, [sampler.busy(pid) for pid in pids], 100 * generator_cpu / wall))
@@ -283,7 +289,8 @@ def main() -> None:
                   f"{_ms([r.seconds for r in runs], 0.5)} | {1000 * statistics.mean(c for _, c in measured):.1f} | "
                   f"{sum(r.error is not None for r in runs)} |")
     print(f"\nA class: each tab acts every {args.interval:g} s (±30%) for {args.duration:g} s: a K change (60%) or a "
-          f"tile approach and drop (40%)\n")
+          f"tile approach and drop (40%); "
+          f"{'every tab the same moves (a lecture)' if args.follow else 'each tab moves of its own'}\n")
     print(f"Generator: {args.processes} process(es); its CPU is the generator processes' CPU time over the class's "
           f"wall time (100% = one of the machine's {os.cpu_count()} cores).\n")
     print("| tree | tabs | interaction | runs | p50 ms | p95 ms | KB (median) | errors | CPU % per replica (busy) "
