@@ -597,10 +597,12 @@ function render(inst) {
     setAttr(inst.legendOut, "hidden", ci === 0 ? "" : null);
   }
   setAttr(inst.toolbar, "hidden", !cfg.showButtons && ci === null ? "" : null);
-  let hint = coarsePointer()
+  const touch = coarsePointer();
+  let hint = touch
     ? "Touch and hold a tile, then drag it; or use its arrow buttons."
     : "Drag a tile, use its arrow buttons, or focus it and press Shift + arrow keys to move it.";
-  if (cfg.editable) hint += ` Click a grade, or type 0–${cfg.maxGrade}, to change it.`;
+  // a phone has no keys to type a grade with, and a finger taps
+  if (cfg.editable) hint += touch ? " Tap a grade to change it." : ` Click a grade, or type 0–${cfg.maxGrade}, to change it.`;
   setText(inst.hint, hint);
   setAttr(inst.list, "aria-label", cfg.label);
 
