@@ -288,3 +288,26 @@ def test_intervals_and_p_values_are_computed_once_and_kept_in_the_store(tasks, c
     monkeypatch.setattr(task_store, "paired_p", refuse)
     again = tasks.desk(new.code, new.key).view().board
     assert [(e.means, e.intervals, e.p_values) for e in again] == [(e.means, e.intervals, e.p_values) for e in first]
+
+
+def test_a_submission_keeps_every_measures_interval_so_the_lecturers_first_view_computes_none(
+        tasks, clock, collection, monkeypatch):
+    from irlab.runs.significance import bootstrap_interval
+    from irlab.sharedtask import store as task_store
+
+    _, runs = collection
+    new = _new(tasks, clock, collection)
+    receipt = tasks.seat(new.code, new.tokens["ann"]).submit(runs["s0"], "a.txt")
+    assert set(receipt.intervals) == {"AP"}  # the student is shown the primary measure only
+    task_store._BOARDS.clear()
+    task_store._FIXED.clear()  # a new process: nothing remembered but the store
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("an interval computed when the lecturer looked")
+
+    monkeypatch.setattr(task_store, "bootstrap_interval", refuse)
+    view = tasks.desk(new.code, new.key).view()
+    mine = next(s for s in view.submissions if s.name == "a.txt")
+    assert set(mine.intervals) == {"AP", "nDCG@10", "P@10"}
+    for measure, values in mine.per_topic.items():  # the same interval as computed from the per-topic values
+        assert mine.intervals[measure] == bootstrap_interval(values)
