@@ -34,7 +34,13 @@ def class_page() -> None:
 
 def _class_page() -> None:
     class_style()
-    show_notice(take_notice())
+    # the lines that come and go (a notice, the localhost warning, the first-question hint) and the round controls
+    # (none before a question) each in a container of its own: the projector's fragment keeps its place in the page,
+    # and so its identity; a full run cut short by a rerun would otherwise leave a second projector (a second feed
+    # with old counts) where the first stood
+    lines = st.container()
+    with lines:
+        show_notice(take_notice())
     who = credentials.lecturer()
     if who is None:
         if credentials.link_code():
@@ -65,13 +71,15 @@ def _class_page() -> None:
     address = app_address()
     join_at = join_address(address)
     sidebar_desk(who, view, address, store.store_id)
-    if not any(info.state for info in view.activities):  # before the first question: is the join link any good?
-        warning = unreachable_warning(join_at)
-        if warning:
-            st.warning(warning, icon=":material/wifi_off:")
-    if not view.activities:
-        st.caption("Add the first question in the sidebar (\u201cAdd a question\u201d); students see \u201cwaiting "
-                   "for the lecturer\u201d until you show one.")
-    round_controls(who, view)
+    with lines:
+        if not any(info.state for info in view.activities):  # before the first question: is the join link any good?
+            warning = unreachable_warning(join_at)
+            if warning:
+                st.warning(warning, icon=":material/wifi_off:")
+        if not view.activities:
+            st.caption("Add the first question in the sidebar (\u201cAdd a question\u201d); students see \u201cwaiting "
+                       "for the lecturer\u201d until you show one.")
+    with st.container():
+        round_controls(who, view)
     live_projector(who, join_at, store.store_id)
     analytics_section(who)

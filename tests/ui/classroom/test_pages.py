@@ -272,3 +272,26 @@ def test_ten_thousand_answers_from_one_script_leave_one_row_and_the_others_answe
     assert lecturer.run().counts() == {"Students joined": "2", "Answers, round 1": "2"}
     lecturer.control("Reveal")
     assert said(honest.run().at, "success")[0].startswith("Correct")
+
+
+def _feed_path(node, path: tuple[int, ...] = ()) -> tuple[int, ...] | None:
+    """Where the page's first class feed is drawn (its delta path): the projector fragment's place."""
+    for index, child in getattr(node, "children", {}).items():
+        if getattr(child, "type", "") == "bidi_component" and child.proto.component_name == "irlab.classfeed":
+            return (*path, index)
+        if (found := _feed_path(child, (*path, index))) is not None:
+            return found
+    return None
+
+
+def test_the_projector_keeps_its_place_whatever_comes_and_goes_above_it(lecturer):
+    """A notice, the first-question hint and the round controls come and go above the projector; the projector's
+    fragment stays where it is (a fragment elsewhere is another fragment, and a full run cut short by a rerun left
+    the old one on the page: two feeds, one with old counts)."""
+    places = [_feed_path(lecturer.at.main)]  # no question yet: the hint, no round controls
+    lecturer.add(number=NDCG)  # a notice, the round controls
+    places.append(_feed_path(lecturer.at.main))
+    places.append(_feed_path(lecturer.run().at.main))  # the notice is gone
+    lecturer.control("Hide the question")
+    places.append(_feed_path(lecturer.at.main))
+    assert places[0] is not None and len(set(places)) == 1, places
