@@ -98,6 +98,7 @@ def main() -> int:
         expect(ann.get_by_text("Time is up: answers are closed.")).to_be_visible(timeout=TIMEOUT)
         settle(ann)
         ann.screenshot(path=out / "class-5-time-up-phone.png")
+        expect(lecturer.get_by_text("Time is up: answers are closed.")).to_be_visible(timeout=TIMEOUT)
         settle(lecturer)
         lecturer.screenshot(path=out / "class-5-time-up-projector.png")
 

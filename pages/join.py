@@ -3,11 +3,8 @@
 The student's own link is ``join?code=CODE&student=TOKEN``: a reload keeps the same student and answers.
 """
 
-import streamlit as st
-
 from irlab.ui.classroom.student import join_page
 from irlab.ui.shell.navigation import ensure_navigation
 
 ensure_navigation()  # first: see irlab/ui/shell/navigation.py
-st.title("Join a class")
-join_page()
+join_page()  # its title only above the join form: in class, the phone's first screen is the question's

@@ -23,6 +23,8 @@ the student typed, and is logged. Messages are shown as plain text.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -43,7 +45,23 @@ from irlab.ui.components.classanswer import answer_form
 from irlab.ui.components.classfeed import class_feed
 from irlab.ui.kit.markdown import escape_markdown
 
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
+
 NOTICE = "irlab.class.student_notice"
+JOIN_TITLE = "Join a class"
+"""The page's title above the join form; in class it is :data:`CLASS_TITLE`, in small type (a phone's first screen
+is the question and its Send)."""
+CLASS_TITLE = "Live class"
+
+
+def page_title(heading: DeltaGenerator, *, in_class: bool) -> None:
+    """The page's title in ``heading`` (a place on top of the page): above the join form, or once the student is in
+    class one line of small type (styled by its container's key)."""
+    if in_class:
+        heading.container(key="irl-class-title").title(CLASS_TITLE, anchor=False)
+    else:
+        heading.title(JOIN_TITLE, anchor=False)
 DEAD_SEATS = "irlab.class.dead_seats"
 """Seats from this browser's cookie that opened nothing (not tried again in this session)."""
 CODE_BOX, NICKNAME_BOX = "irl-join-code", "irl-nickname"
@@ -193,15 +211,18 @@ def join_page() -> None:
     :data:`~irlab.ui.classroom.connection.CLASS_RUNS_AT_ONCE`)."""
     class_style()
     with class_run_turn(), st.container(key="irl-student"):
+        heading = st.empty()
         who, from_cookie = credentials.student(), False
         if who is None:
             who, from_cookie = _browser_seat(credentials.link_code()), True
         try:
             seat = open_seat(who, from_cookie=from_cookie) if who is not None else None
             if seat is None:
+                page_title(heading, in_class=False)
                 show_notice(st.session_state.pop(NOTICE, None))
                 join_form()
                 return
+            page_title(heading, in_class=True)
             if from_cookie:
                 st.success(f"Welcome back: this browser is student {seat.student_number()} in this class.",
                            icon=":material/check_circle:")
@@ -209,6 +230,7 @@ def join_page() -> None:
         except SQLAlchemyError as error:  # the store is restarting: the page says so and tries again
             store_trouble(error, "a student's page")
             st.warning(READ_TROUBLE, icon=":material/sync:")
+            page_title(heading, in_class=who is not None)
             if who is not None:
                 class_feed(student_feed(who.code, who.secret, "", None), key=FEED)
             else:
