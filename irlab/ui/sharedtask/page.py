@@ -7,8 +7,8 @@ sidebar keeps it; every call checks it again in the store (:mod:`irlab.sharedtas
 every limit and decides what may be shown (:mod:`irlab.sharedtask.disclosure`). Names, file names and run
 ids are the users' text: tables and escaped Markdown only.
 
-A student's page asks the store every :data:`POLL_SECONDS` whether the task changed (one indexed row) and
-redraws only then: a classmate's submission moves the leaderboard.
+A student's page and the lecturer's ask the store every :data:`POLL_SECONDS` whether the task changed (one
+indexed row) and redraw only then: a classmate's submission moves the leaderboard and the lecturer's counts.
 """
 
 from __future__ import annotations
@@ -389,6 +389,7 @@ def _lecturer(code: str, key: str) -> None:
         _release(desk, view)
     st.link_button("Pool the class's best runs in the Pooling lab", f"/pooling?task={code}&key={key}",
                    icon=":material/filter_alt:")  # the key stays in the link, never shown as text
+    _poll(code, view.version)  # a student's submission shows on the lecturer's page too, without a reload
 
 
 def _release(desk, view: TaskView) -> None:
@@ -426,8 +427,13 @@ def _pool_judging(desk) -> None:
         except ValidationError as error:
             st.error(escape_markdown(error), icon=":material/error:")
         else:
-            st.success(f"The pool holds {size:,} documents; each student now sees their share.",
-                       icon=":material/task_alt:")
+            # drawn by the next run, which reads the task as opened (this run's view is older: the poll would
+            # redraw the page at once and lose the note)
+            st.session_state[KEY + "pool-note"] = (f"The pool holds {size:,} documents; each student now sees "
+                                                   "their share.")
+            st.rerun()
+    if note := st.session_state.pop(KEY + "pool-note", None):
+        st.success(note, icon=":material/task_alt:")
     settings = desk.pool_settings()
     if settings is None:
         return
