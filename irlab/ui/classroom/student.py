@@ -223,9 +223,10 @@ def join_page() -> None:
                 join_form()
                 return
             page_title(heading, in_class=True)
-            if from_cookie:
-                st.success(f"Welcome back: this browser is student {seat.student_number()} in this class.",
-                           icon=":material/check_circle:")
+            with st.container():  # shown once: the screen's fragment below keeps its place (lecturer.py says why)
+                if from_cookie:
+                    st.success(f"Welcome back: this browser is student {seat.student_number()} in this class.",
+                               icon=":material/check_circle:")
             draw(who, seat, class_store().store_id)
         except SQLAlchemyError as error:  # the store is restarting: the page says so and tries again
             store_trouble(error, "a student's page")
