@@ -46,7 +46,7 @@ def test_a_student_sees_their_run_and_the_primary_measure_only(task):
     assert mine["file"].tolist() == ["good.run"] and "AP" in mine.columns and "nDCG@10" not in mine.columns
     board = at.dataframe[1].value
     assert board["name"].tolist()[0] == "Student 1 (you)"
-    assert not any("nDCG" in c or "p (Holm)" in c for c in board.columns)
+    assert not any("nDCG" in c for c in board.columns) and "(p " not in " ".join(board["AP vs baseline"])
     assert any("1 of 3" in c.value or "2 of 3" in c.value for c in at.caption)
     assert not [b for b in at.get("download_button") if "qrels" in b.label]
 
@@ -55,7 +55,8 @@ def test_the_lecturer_sees_every_measure_and_p_values(task):
     _, new = task
     at = _open({"task": new.code, "key": new.key})
     board = next(d.value for d in at.dataframe if "place" in d.value.columns)
-    assert {"nDCG@10", "AP p (Holm)"} <= set(board.columns)
+    assert {"nDCG@10 [95% interval]", "AP vs baseline"} <= set(board.columns)
+    assert any("(p 0." in mark or "(p 1." in mark for mark in board["AP vs baseline"])  # the Holm-adjusted p
     students = next(d.value for d in at.dataframe if "roster name" in d.value.columns)
     assert set(students["roster name"]) == {"ann", "bob", "baseline"}
     assert any(m.label == "Runs scored" and m.value == "2" for m in at.metric)
