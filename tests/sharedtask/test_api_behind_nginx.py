@@ -24,7 +24,7 @@ from tests.browser import free_port, running_app
 from tests.deploy.conftest import NGINX, ROOT, need_nginx
 
 sys.path.insert(0, str(ROOT / "deploy"))
-from nginx_conf import MAX_BODY_BYTES, MAX_TASK_RUN_BYTES, MAX_TASK_RUN_MB, TASKS_PATH, render
+from nginx_conf import MAX_BODY_BYTES, MAX_TASK_RUN_BYTES, MAX_TASK_RUN_MB, MAX_UPLOAD_MB, TASKS_PATH, render
 
 pytestmark = pytest.mark.deploy
 
@@ -35,6 +35,13 @@ def test_the_proxy_and_the_routes_agree_on_the_largest_run():
     config = render(["127.0.0.1:8601"], listen="127.0.0.1:8500")
     location = config.split(f"location {TASKS_PATH} {{")[1].split("}")[0]
     assert f"client_max_body_size {MAX_TASK_RUN_BYTES};" in location
+
+
+def test_the_task_and_pooling_pages_ask_a_browser_for_no_larger_file_than_the_proxy_lets_through():
+    from irlab.ui.pooling import page as pooling
+    from irlab.ui.sharedtask import page as task
+
+    assert task.BROWSER_UPLOAD_MB == pooling.BROWSER_UPLOAD_MB == MAX_UPLOAD_MB
 
 
 @contextlib.contextmanager

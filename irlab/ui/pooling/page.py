@@ -25,6 +25,10 @@ from irlab.ui.shell import session_memory
 KEY = "irl-pool-"
 MAX_RUN_MB = 100
 MAX_TEXT_MB = 200
+"""The documents' text, unpacked; a browser sends at most :data:`BROWSER_UPLOAD_MB` (a .gz carries more)."""
+BROWSER_UPLOAD_MB = 100
+"""The largest file a browser sends: the proxy's limit (deploy/nginx_conf.py's MAX_UPLOAD_MB; tests/sharedtask
+checks)."""
 FILES = "Our files"
 TASK = "Our shared task"
 SHARES = {"all of it": 1.0, "half": 0.5, "a fifth": 0.2}
@@ -141,12 +145,13 @@ def _files() -> PoolingLab | None:
     runs = left.file_uploader("Runs (the class's)", accept_multiple_files=True, key=KEY + "runs",
                               max_upload_size=MAX_RUN_MB, help="TREC run files, one per system (.gz accepted).")
     qrels = right.file_uploader("Qrels (optional: the true grades)", key=KEY + "qrels", max_upload_size=MAX_RUN_MB)
-    docs = left.file_uploader("Documents (optional)", key=KEY + "docs", max_upload_size=MAX_TEXT_MB,
+    docs = left.file_uploader("Documents (optional)", key=KEY + "docs", max_upload_size=BROWSER_UPLOAD_MB,
                               help="One document a line: id, a tab, the text; or JSON lines with id and text.")
     topics = right.file_uploader("Topics (optional)", key=KEY + "topics", max_upload_size=MAX_RUN_MB,
                                  help="TREC topics (<top> <num> <title>), or id, a tab, the text per line.")
     st.caption(f"Runs and qrels up to {MAX_RUN_MB} MB each, documents up to {MAX_TEXT_MB} MB (MB = 10^6 bytes, "
-               "after unpacking a .gz); only the pooled documents' texts are kept. Files stay in this session.")
+               f"after unpacking a .gz; a file sent is at most {BROWSER_UPLOAD_MB} MB, so gzip larger documents); "
+               "only the pooled documents' texts are kept. Files stay in this session.")
     if not runs:
         st.info("Upload the class's runs to pool them (or choose the simulated class).", icon=":material/upload_file:")
         return None

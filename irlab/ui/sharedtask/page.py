@@ -37,6 +37,9 @@ from irlab.ui.shell.client import client_address
 KEY = "irl-task-"
 HELD = "irlab.task.who"
 POLL_SECONDS = 10.0
+BROWSER_UPLOAD_MB = 100
+"""The largest file a browser sends: the proxy's limit (deploy/nginx_conf.py's MAX_UPLOAD_MB; tests/sharedtask
+checks). A task may take larger runs unpacked: a .gz, or the command line's route, carries them."""
 UNREACHABLE = "The task store did not answer; try again in a moment."
 MEASURE_CHOICES = ("AP", "nDCG@10", "P@10", "RR", "nDCG", "P@5", "R@100", "Bpref", "infAP", "Rprec", "nDCG@20",
                    "Success@10")
@@ -107,9 +110,9 @@ def _create() -> None:
         st.subheader("Create a task")
         title = st.text_input("Title", max_chars=120, placeholder="Mini TREC: cats in boxes")
         qrels = st.file_uploader("Hidden qrels (never shown to students before you release them)",
-                                 key=KEY + "qrels", max_upload_size=100)
+                                 key=KEY + "qrels", max_upload_size=BROWSER_UPLOAD_MB)
         baseline = st.file_uploader("Baseline run (optional: every student is compared with it)",
-                                    key=KEY + "baseline", max_upload_size=200)
+                                    key=KEY + "baseline", max_upload_size=BROWSER_UPLOAD_MB)
         measures = st.multiselect("Measures (the first ranks the leaderboard)", MEASURE_CHOICES,
                                   default=list(DEFAULT_MEASURES), key=KEY + "measures")
         cols = st.columns(3)
@@ -301,8 +304,13 @@ def _submit_form(seat, view: TaskView) -> None:
         st.info(f"You have used all {view.max_submissions} submissions.", icon=":material/block:")
         return
     with st.form(KEY + "submit", clear_on_submit=True):
-        run = st.file_uploader(f"Your run (TREC format, up to {view.max_run_mb} MB, .gz accepted)", key=KEY + "run",
-                               max_upload_size=view.max_run_mb)
+        larger = view.max_run_mb > BROWSER_UPLOAD_MB
+        run = st.file_uploader(
+            f"Your run (TREC format, up to {min(view.max_run_mb, BROWSER_UPLOAD_MB)} MB, .gz accepted)",
+            key=KEY + "run", max_upload_size=min(view.max_run_mb, BROWSER_UPLOAD_MB),
+            help=(f"The task takes runs of up to {view.max_run_mb} MB unpacked; a browser sends at most "
+                  f"{BROWSER_UPLOAD_MB} MB, so gzip a larger run (the server unpacks it) or submit it with "
+                  "`python -m irlab task submit`.") if larger else None)
         sent = st.form_submit_button("Submit the run", type="primary", icon=":material/upload:", width="stretch")
     if not sent:
         return
@@ -325,11 +333,16 @@ def _board(view: TaskView) -> None:
     if not view.board:
         st.info("No run is scored yet.", icon=":material/hourglass_top:")
         return
-    st.dataframe(board_rows(view.board, view.shown_measures, p_values=view.lecturer), hide_index=True,
-                 width="stretch", key=KEY + "board")
-    st.caption(f"Each student's best run by {escape_markdown(view.measures[0])}; the interval is a 95% bootstrap "
+    rows = board_rows(view.board, view.shown_measures, p_values=view.lecturer)
+    # wide enough for "= no difference (p 0.1234)" and "0.1234 [0.1234, 0.1234]": four measures fit a projector
+    widths = {column: 165 if column.endswith(" vs baseline") else 150 for column in rows[0] if "[" in column or
+              column.endswith(" vs baseline")}
+    st.dataframe(rows, hide_index=True, width="stretch", key=KEY + "board",
+                 column_config={column: st.column_config.TextColumn(width=px) for column, px in widths.items()})
+    st.caption(f"Each student's best run by {escape_markdown(view.measures[0])}; [low, high]: a 95% bootstrap "
                f"interval over the topics; ▲/▼: significantly better/worse than the baseline ({view.test}-test, "
-               "Holm's correction over the class), =: no difference the test can tell from chance.")
+               "Holm's correction over the class), =: no difference the test can tell from chance"
+               + ("; p: the Holm-adjusted p-value." if view.lecturer else "."))
 
 
 def _released(seat, view: TaskView) -> None:
@@ -419,7 +432,7 @@ def _pool_judging(desk) -> None:
     depth = cols[0].number_input("Pool depth k", 1, 100, 10, key=KEY + "pool-depth")
     overlap = cols[1].number_input("Students per document", 1, 5, 2, key=KEY + "pool-overlap")
     docs = st.file_uploader("Documents' texts (optional: id, a tab, the text per line; or JSON lines)",
-                            key=KEY + "pool-docs", max_upload_size=200)
+                            key=KEY + "pool-docs", max_upload_size=BROWSER_UPLOAD_MB)
     if st.button("Open the pool for judging", key=KEY + "pool-open", icon=":material/how_to_vote:"):
         try:
             texts = read_texts(docs.getvalue(), docs.name) if docs is not None else None
