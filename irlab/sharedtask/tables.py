@@ -3,8 +3,8 @@
 >>> from irlab.sharedtask.records import BoardEntry
 >>> entry = BoardEntry(1, "Ann", "run.txt (#1)", {"AP": 0.31234}, {"AP": (0.25, 0.37)}, {"AP": "▲"}, mine=True)
 >>> row = board_rows([entry], ("AP",))[0]
->>> row["name"], row["AP [95% interval]"], row["AP vs baseline"]
-('Ann (you)', '0.3123 [0.2500, 0.3700]', '▲ better')
+>>> row["name"], row["AP"], row["AP 95% interval"], row["AP vs baseline"]
+('Ann (you)', '0.3123', '0.2500–0.3700', '▲ better')
 """
 
 from __future__ import annotations
@@ -19,14 +19,17 @@ VERSUS = {"▲": "▲ better", "▼": "▼ worse", "=": "= no difference"}
 
 
 def board_rows(board: Sequence[BoardEntry], measures: Sequence[str], *, p_values: bool = False) -> list[dict]:
-    """One row per leaderboard entry: place, name, run, and per measure two columns: its mean with its interval (as
-    the submissions' table writes them), and the baseline mark, with the Holm-adjusted p when ``p_values`` (the
-    lecturer's: two columns a measure keep four measures within a projector's width).
+    """One row per leaderboard entry: place, name, run, and per measure its mean, interval and the baseline mark.
+
+    A student's (one measure, often on a phone): the mean, the mark, then the interval, so the first two fit a
+    phone's width. The lecturer's (``p_values``: every measure, on a projector): two columns a measure, the mean
+    with its interval (as the submissions' table writes them) and the mark with the Holm-adjusted p.
 
     >>> from irlab.sharedtask.records import BoardEntry
     >>> entry = BoardEntry(2, "Bo", "b.run (#2)", {"AP": 0.2}, {"AP": (0.1, 0.3)}, {"AP": "="}, p_values={"AP": 0.41})
-    >>> board_rows([entry], ("AP",), p_values=True)[0]["AP vs baseline"]
-    '= no difference (p 0.4100)'
+    >>> board_rows([entry], ("AP",), p_values=True)[0]
+    {'place': '2', 'name': 'Bo', 'AP [95% interval]': '0.2000 [0.1000, 0.3000]', \
+'AP vs baseline': '= no difference (p 0.4100)', 'run': 'b.run (#2)'}
     """
     rows = []
     for entry in board:
@@ -35,10 +38,15 @@ def board_rows(board: Sequence[BoardEntry], measures: Sequence[str], *, p_values
         row = {"place": str(entry.place), "name": name}
         for m in measures:  # the numbers first: on a phone the table scrolls sideways
             low, high = entry.intervals[m]
-            row[f"{m} [95% interval]"] = f"{entry.means[m]:.4f} [{low:.4f}, {high:.4f}]"
             mark = "baseline" if entry.baseline else VERSUS.get(entry.versus.get(m, ""), "—")
-            shown = entry.p_values.get(m) if p_values and entry.p_values else None
-            row[f"{m} vs baseline"] = mark if shown is None else f"{mark} (p {shown:.4f})"
+            if p_values:
+                shown = entry.p_values.get(m) if entry.p_values else None
+                row[f"{m} [95% interval]"] = f"{entry.means[m]:.4f} [{low:.4f}, {high:.4f}]"
+                row[f"{m} vs baseline"] = mark if shown is None else f"{mark} (p {shown:.4f})"
+            else:
+                row[m] = f"{entry.means[m]:.4f}"
+                row[f"{m} vs baseline"] = mark
+                row[f"{m} 95% interval"] = f"{low:.4f}–{high:.4f}"
         row["run"] = entry.run
         rows.append(row)
     return rows

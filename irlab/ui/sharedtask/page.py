@@ -334,12 +334,13 @@ def _board(view: TaskView) -> None:
         st.info("No run is scored yet.", icon=":material/hourglass_top:")
         return
     rows = board_rows(view.board, view.shown_measures, p_values=view.lecturer)
-    # wide enough for "= no difference (p 0.1234)" and "0.1234 [0.1234, 0.1234]": four measures fit a projector
-    widths = {column: 165 if column.endswith(" vs baseline") else 150 for column in rows[0] if "[" in column or
-              column.endswith(" vs baseline")}
+    # the lecturer's: wide enough for "= no difference (p 0.1234)" and "0.1234 [0.1234, 0.1234]", four measures fit a
+    # projector; a student's (one measure, often on a phone) is sized by its cells
+    widths = {column: 165 if column.endswith(" vs baseline") else 150 for column in rows[0]
+              if view.lecturer and ("[" in column or column.endswith(" vs baseline"))}
     st.dataframe(rows, hide_index=True, width="stretch", key=KEY + "board",
                  column_config={column: st.column_config.TextColumn(width=px) for column, px in widths.items()})
-    st.caption(f"Each student's best run by {escape_markdown(view.measures[0])}; [low, high]: a 95% bootstrap "
+    st.caption(f"Each student's best run by {escape_markdown(view.measures[0])}; the interval is a 95% bootstrap "
                f"interval over the topics; ▲/▼: significantly better/worse than the baseline ({view.test}-test, "
                "Holm's correction over the class), =: no difference the test can tell from chance"
                + ("; p: the Holm-adjusted p-value." if view.lecturer else "."))

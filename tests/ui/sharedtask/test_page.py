@@ -47,6 +47,7 @@ def test_a_student_sees_their_run_and_the_primary_measure_only(task):
     board = at.dataframe[1].value
     assert board["name"].tolist()[0] == "Student 1 (you)"
     assert not any("nDCG" in c for c in board.columns) and "(p " not in " ".join(board["AP vs baseline"])
+    assert list(board.columns)[:4] == ["place", "name", "AP", "AP vs baseline"]  # what a phone's width shows
     assert any("1 of 3" in c.value or "2 of 3" in c.value for c in at.caption)
     assert not [b for b in at.get("download_button") if "qrels" in b.label]
 
