@@ -429,9 +429,11 @@ def _pool_judging(desk) -> None:
     st.markdown("**The class judges the pool.** The best runs' top *k* documents per topic are dealt out to the "
                 "students, each document to several of them; their agreement is measured, and the Pooling lab shows "
                 "how the ranking moves with their judgments.")
-    cols = st.columns(2)
-    depth = cols[0].number_input("Pool depth k", 1, 100, 10, key=KEY + "pool-depth")
-    overlap = cols[1].number_input("Students per document", 1, 5, 2, key=KEY + "pool-overlap")
+    settings = desk.pool_settings()
+    cols = st.columns(2)  # an open pool's own settings, so the boxes never say another depth than the pool has
+    depth = cols[0].number_input("Pool depth k", 1, 100, settings[0] if settings else 10, key=KEY + "pool-depth")
+    overlap = cols[1].number_input("Students per document", 1, 5, settings[1] if settings else 2,
+                                   key=KEY + "pool-overlap")
     docs = st.file_uploader("Documents' texts (optional: id, a tab, the text per line; or JSON lines)",
                             key=KEY + "pool-docs", max_upload_size=BROWSER_UPLOAD_MB)
     if st.button("Open the pool for judging", key=KEY + "pool-open", icon=":material/how_to_vote:"):
@@ -448,7 +450,6 @@ def _pool_judging(desk) -> None:
             st.rerun()
     if note := st.session_state.pop(KEY + "pool-note", None):
         st.success(note, icon=":material/task_alt:")
-    settings = desk.pool_settings()
     if settings is None:
         return
     judged = desk.class_judgments()

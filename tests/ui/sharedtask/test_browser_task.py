@@ -158,6 +158,7 @@ def test_a_task_from_creation_to_release(browser, task_app):
         wait_for_app(lecturer)
         lecturer.get_by_role("tab", name="Deadline and release").click()
         expect(lecturer.get_by_text("2 judgments so far", exact=False)).to_be_visible(timeout=TIMEOUT)
+        expect(lecturer.get_by_label("Pool depth k")).to_have_value("3")  # the open pool's, after a reload
         _shot(lecturer, "8-pool-open")
         assert not errors, errors
     finally:
