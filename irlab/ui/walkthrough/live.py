@@ -136,9 +136,11 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         at_k = shown_screen(state, chapter)  # made with the K form (or the screen's own K)
         numbers_shown(chapter, state, at_k.headline, at_k.steps)
         data["same"] = base["screen"]
-        if messages["kform"] is not None:  # the learner came to the K slider: the K form, made once per state
+        # the learner came to the K slider: the K form, made once per state (none while the process is busy drawing
+        # other screens ahead: the browser then tells each K by a message, and the answer draws it)
+        if messages["kform"] is not None and (form := k_form(base["state"], chapter, spare=True)) is not None:
             base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
-            data["kForm"] = k_form_json(k_form(base["state"], chapter), base_try, progress(chapter), base["screen"],
+            data["kForm"] = k_form_json(form, base_try, progress(chapter), base["screen"],
                                         shown_screen(base["state"], chapter).anchor)
     else:
         shown = shown_screen(state, chapter)
@@ -153,7 +155,7 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         # the K form comes along when a session made it already; else when the learner comes to the K slider (or is on
         # it: a K the browser could not draw), not with every move: a move would cost seven screens more
         on_k = messages["k"] is not None or messages["kform"] is not None
-        form = k_form(state, chapter) if on_k else k_form_made(state, chapter)
+        form = k_form(state, chapter, spare=True) if on_k else k_form_made(state, chapter)
         if form is not None:
             tried = next(block for block in blocks if block["key"] == TRY_KEY)
             data["kForm"] = k_form_json(form, tried, progress(chapter), screen, shown.anchor)
@@ -165,8 +167,9 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
     if tile is not None:
         row, item = tile
         mode = state.effective_mode(chapter)
+        # none while the process is busy drawing other screens ahead: the drop then waits for its run
         moves = moves_ahead(base["state"], state, chapter, row, item,
-                            lambda move: tile_change_state(state, move, chapter.tile_rows, mode))
+                            lambda move: tile_change_state(state, move, chapter.tile_rows, mode), spare=True)
         base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
         if moves:
             data["moveScreens"] = {"screen": base["screen"], "row": row, "item": item,

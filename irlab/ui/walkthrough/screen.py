@@ -97,6 +97,36 @@ K_FORMS = SharedCache(256)
 MOVES = SharedCache(512)
 """State, row and tile -> :func:`moves_ahead`'s shared part."""
 
+AT_ONCE = 2
+"""Screens a process draws ahead at the same time, at most (:func:`drawn_ahead`)."""
+_drawing = [0]
+_drawing_lock = threading.Lock()
+
+
+def drawn_ahead(cache: SharedCache, key: Hashable, make: Callable[[], Any]) -> Any | None:
+    """``cache``'s entry for ``key`` (made now when no session made it yet), or None when this process is drawing
+    :data:`AT_ONCE` other screens ahead already.
+
+    Drawing ahead (a K form, a tile's moves) is what a move costs the server beyond its run: for NDCG about 50 ms
+    of CPU each. For one learner they come one at a time; in a class of 200 with states of their own they pile up
+    on one interpreter (the GIL), and every run and request of the process waits behind them (bench/load.py,
+    each tab moving its own way: p95 of seconds). An ask that finds :data:`AT_ONCE` of them under way gets none:
+    the browser then does without, as before screens were drawn ahead (its K or drop waits for the server's run).
+    What some session made already is served regardless.
+    """
+    made = cache.peek(key)
+    if made is not None:
+        return made
+    with _drawing_lock:
+        if _drawing[0] >= AT_ONCE:
+            return None
+        _drawing[0] += 1
+    try:
+        return cache.get(key, make)
+    finally:
+        with _drawing_lock:
+            _drawing[0] -= 1
+
 
 def _frozen(value: Any) -> Hashable:
     if isinstance(value, Mapping):
@@ -280,8 +310,9 @@ def k_form_made(state: WalkthroughState, chapter: Chapter) -> KForm | None:
     return K_FORMS.peek(state_key(state, chapter))
 
 
-def k_form(state: WalkthroughState, chapter: Chapter) -> KForm:
-    """``state``'s screen at every K but its own (:class:`KForm`), made once per state for every session."""
+def k_form(state: WalkthroughState, chapter: Chapter, *, spare: bool = False) -> KForm | None:
+    """``state``'s screen at every K but its own (:class:`KForm`), made once per state for every session; with ``spare``
+    None when the process is busy drawing other screens ahead (:func:`drawn_ahead`)."""
     def make() -> KForm:
         base_k = state.effective_k(chapter)
         at_k = {k: shown_screen(replace(state, k=k) if k != base_k else state, chapter) for k in k_choices()}
@@ -302,6 +333,8 @@ def k_form(state: WalkthroughState, chapter: Chapter) -> KForm:
         return KForm(base_k, patches, changes, {k: other.steps for k, other in at_k.items()},
                      {k: other.headline for k, other in at_k.items()}, links)
 
+    if spare:
+        return drawn_ahead(K_FORMS, state_key(state, chapter), make)
     return K_FORMS.get(state_key(state, chapter), make)
 
 
@@ -322,14 +355,15 @@ def k_form_json(form: KForm, base_try: Mapping[str, Any], progress: Progress, sc
 # --- a tile's moves -----------------------------------------------------------------------------------------------
 
 def moves_ahead(base_state: WalkthroughState, state: WalkthroughState, chapter: Chapter, row: str, item: str,
-                state_after: Callable[[Mapping[str, Any]], WalkthroughState]
-                ) -> dict[str, tuple[dict[str, Any], tuple[Step, ...]]]:
+                state_after: Callable[[Mapping[str, Any]], WalkthroughState], *, spare: bool = False
+                ) -> dict[str, tuple[dict[str, Any], tuple[Step, ...]]] | None:
     """The screen after each move of tile ``item`` in tile row ``row`` of ``state``'s screen to another rank (the
     order, its ids joined by a line break -> the patch of ``base_state``'s screen, the one the browser holds, without
     "Try this"; and the steps there); {} when the screen has no such row or tile. The row's tiles stay as shown (they
     show the move themselves); each number's change is the move's. ``state_after`` turns the tiles' change into the
     state, as the run that takes the move will. ``base_state`` is ``state`` but for K when the learner changed K in
-    the browser since the screen it holds."""
+    the browser since the screen it holds. With ``spare``: None when the process is busy drawing other screens ahead
+    (:func:`drawn_ahead`)."""
     def make() -> dict[str, tuple[dict[str, Any], tuple[Step, ...]]]:
         base, now = shown_screen(base_state, chapter), shown_screen(state, chapter)
         tiles = _find(now.blocks, row)
@@ -354,7 +388,8 @@ def moves_ahead(base_state: WalkthroughState, state: WalkthroughState, chapter: 
             screens["\n".join(moved)] = (blocks_patch(_without(base.blocks, TRY_KEY), blocks), after.steps)
         return screens
 
-    return MOVES.get((state_key(base_state, chapter), state_key(state, chapter), row, item), make)
+    key = (state_key(base_state, chapter), state_key(state, chapter), row, item)
+    return drawn_ahead(MOVES, key, make) if spare else MOVES.get(key, make)
 
 
 def _find(blocks: Sequence[dict[str, Any]], key: str) -> dict[str, Any] | None:
