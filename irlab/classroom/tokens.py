@@ -73,14 +73,23 @@ def looks_like_code(text: object) -> bool:
     return isinstance(text, str) and _CODE.match(text) is not None
 
 
+def _new_secret(nbytes: int) -> str:
+    """``nbytes`` random bytes as base64url text that does not start with ``-``: a command line's ``--token TOKEN``
+    would read such a token as an option (1 in 64 of them; the shared task's CLI takes keys and tokens)."""
+    while True:
+        secret = secrets.token_urlsafe(nbytes)
+        if not secret.startswith("-"):
+            return secret
+
+
 def new_lecturer_key() -> str:
-    """A new lecturer key (43 characters of base64url)."""
-    return secrets.token_urlsafe(KEY_BYTES)
+    """A new lecturer key (43 characters of base64url, never starting with ``-``)."""
+    return _new_secret(KEY_BYTES)
 
 
 def new_student_token() -> str:
-    """A new student token (22 characters of base64url)."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    """A new student token (22 characters of base64url, never starting with ``-``)."""
+    return _new_secret(TOKEN_BYTES)
 
 
 def looks_like_secret(text: object) -> bool:

@@ -81,3 +81,11 @@ def test_the_store_checks_lecturer_keys_through_key_matches(monkeypatch, sqlite_
     new = store.start_class()
     store.lecturer(new.code, new.key).projector()
     assert checked == [new.key, new.key]
+
+
+def test_a_new_key_or_token_never_starts_with_a_dash(monkeypatch):
+    """``--token -abc`` reads as an option on a command line: a secret starting with ``-`` is drawn again."""
+    drawn = iter(["-starts-with-a-dash", "plain_secret"] * 2)
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda nbytes: next(drawn))
+    assert tokens.new_student_token() == "plain_secret"
+    assert tokens.new_lecturer_key() == "plain_secret"
