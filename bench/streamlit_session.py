@@ -81,6 +81,7 @@ class Tab:
     k: int = 2
     seq: int = 0
     form_screen: str = ""
+    asked_form: str = ""
     generation: str = ""
     cookie: str = ""
     settle: dict[str, Any] = field(default_factory=dict)
@@ -244,21 +245,23 @@ class Tab:
 
     async def approach_k(self) -> Run | None:
         """The learner comes to the K slider: this tree's region asks for the K form unless it holds it."""
-        if not self.generation.startswith("region") or self.has_form():
+        # as region.js: once per screen (a busy server may answer without it: the K then goes by a message)
+        if not self.generation.startswith("region") or self.has_form() or self.asked_form == self.screen:
             return None
+        self.asked_form = self.screen
         self._send_state("kform", {"screen": self.screen, "k": self.k})
         return await self._run("K approach (K form asked)")
 
     async def change_k(self) -> Run:
         """The learner moves K to another value (the browser draws it; the server learns the settled K)."""
         k = self.rng.choice([value for value in range(1, 9) if value != self.k])
-        if self.generation == "region+settle":
+        if self.generation == "region+settle" and self.has_form():  # drawn in the browser: posted, no run
             self.k = k
             run = await self._settle(k)
             if run.error != "404":
                 return run
             self._send_state("k", {"k": k, "screen": self.screen})  # another replica: a message, as region.js does
-        elif self.generation == "region":
+        elif self.generation.startswith("region"):  # a K the browser could not draw: a message, the run draws it
             self._send_state("k", {"k": k, "screen": self.screen})
         else:
             self.widgets[self.slider_id] = ("double_array_value", [float(k)])
