@@ -21,6 +21,7 @@ Every number comes from the chapter's view; the browser only chooses, patches an
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -97,8 +98,10 @@ K_FORMS = SharedCache(256)
 MOVES = SharedCache(512)
 """State, row and tile -> :func:`moves_ahead`'s shared part."""
 
-AT_ONCE = 2
-"""Screens a process draws ahead at the same time, at most (:func:`drawn_ahead`)."""
+AT_ONCE = int(os.environ.get("IRLAB_AHEAD_AT_ONCE") or 0)
+"""Screens a process draws ahead at the same time, at most (:func:`drawn_ahead`); 0 (the default): no limit. A
+deployment for a class that moves freely sets ``IRLAB_AHEAD_AT_ONCE=2``; it is no default because what a learner
+then gets depends on what others ask at the same moment (a browser test could not say what it will see)."""
 _drawing = [0]
 _drawing_lock = threading.Lock()
 
@@ -112,13 +115,13 @@ def drawn_ahead(cache: SharedCache, key: Hashable, make: Callable[[], Any]) -> A
     on one interpreter (the GIL), and every run and request of the process waits behind them (bench/load.py,
     each tab moving its own way: p95 of seconds). An ask that finds :data:`AT_ONCE` of them under way gets none:
     the browser then does without, as before screens were drawn ahead (its K or drop waits for the server's run).
-    What some session made already is served regardless.
+    What some session made already is served regardless. Only when :data:`AT_ONCE` is set.
     """
     made = cache.peek(key)
     if made is not None:
         return made
     with _drawing_lock:
-        if _drawing[0] >= AT_ONCE:
+        if AT_ONCE and _drawing[0] >= AT_ONCE:
             return None
         _drawing[0] += 1
     try:

@@ -281,14 +281,16 @@ def test_an_ask_carries_the_k_the_browser_shows(open_page):
 
 def test_a_process_busy_drawing_screens_ahead_sends_none_more_and_serves_what_was_made(open_page, tile_change,
                                                                                        monkeypatch):
-    """While the process draws AT_ONCE screens ahead for others (a class, each with a state of its own), a new state's
-    K form and a tile's moves are not made: the answer comes without them (the browser then tells each K and drop by a
-    message); a K form some session made already still comes; once the process is free they come again."""
+    """With IRLAB_AHEAD_AT_ONCE=2, while the process draws two screens ahead for others (a class, each with a state of
+    its own), a new state's K form and a tile's moves are not made: the answer comes without them (the browser then
+    tells each K and drop by a message); a K form some session made already still comes; once the process is free
+    they come again."""
     from irlab.ui.walkthrough import screen
 
     at = open_page("ndcg")
     data = region_data(at)
-    monkeypatch.setattr(screen, "_drawing", [screen.AT_ONCE])  # others' screens under way
+    monkeypatch.setattr(screen, "AT_ONCE", 2)  # IRLAB_AHEAD_AT_ONCE=2
+    monkeypatch.setattr(screen, "_drawing", [2])  # others' screens under way
     move = tile_change("7 1 2 3 4 5 6 8", seq=2)["change"]
     at.session_state[REGION] = {"change": {**move, "screen": data["screen"], "n": 1}}
     at.run()
@@ -304,6 +306,6 @@ def test_a_process_busy_drawing_screens_ahead_sends_none_more_and_serves_what_wa
     send_message(at, "moves", screen=held, row="tiles-main", item="3", k=4)
     assert region_data(at)["moveScreens"]["item"] == "3"
     made = screen.k_form(at.session_state["irlab.state"], _chapter("ndcg"))  # some session made it
-    monkeypatch.setattr(screen, "_drawing", [screen.AT_ONCE])
+    monkeypatch.setattr(screen, "_drawing", [2])
     send_message(at, "kform", screen=held, form=False, k=4)
     assert region_data(at)["kForm"]["base"] == made.base == 4
