@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -227,10 +228,13 @@ def test_endless_output_costs_only_its_cell(classmates):
     assert row["total"] == "6", row  # the cell ran out of time; the functions were graded as usual
     # interrupted, or (a kernel busy printing may not answer the interrupt in time) restarted; or, when the
     # kernel's unsent output reaches the box's memory limit first, the cell ends by itself with a MemoryError (a
-    # cell's own error is no notebook error): which comes first depends on the machine's speed, and either way
-    # the notebook's run went on (no "stopped after", no "ended before cell")
+    # cell's own error is no notebook error), or the output the kernel still holds ends it by the memory limit a few
+    # cells later (it is restarted and the run goes on: CI saw cell 14): which comes first depends on the machine's
+    # speed, and either way the notebook's run went on (no "stopped after", no "ended before cell")
     errors = row["notebook errors"]
-    assert errors == "" or errors.startswith("cell 5 took longer than 10 s and "), row
+    restarted = re.fullmatch(r"cell \d+ ended its kernel \(out of memory, or it exited\): the kernel was restarted "
+                             r"and the next cells ran", errors)
+    assert errors == "" or errors.startswith("cell 5 took longer than 10 s and ") or restarted, row
 
 
 @needs_files
