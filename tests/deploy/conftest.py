@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -43,6 +44,32 @@ def need_nginx() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("nginx is missing: .ci/run installs it (apt-get install -y nginx)")
         pytest.skip("nginx is not installed (apt-get install -y nginx)")
+
+
+@contextlib.contextmanager
+def nginx_in_front(upstream: str, folder: Path, trusted: tuple[str, ...] = ()) -> Iterator[int]:
+    """nginx with deploy/nginx_conf.py's configuration for ``upstream`` (``host:port``), its files in ``folder``, on
+    a free port once it accepts connections; yields the port."""
+    need_nginx()
+    sys.path.insert(0, str(ROOT / "deploy"))
+    from nginx_conf import render
+
+    port = free_port()
+    config = folder / "nginx.conf"
+    config.write_text(render([upstream], listen=f"127.0.0.1:{port}", prefix=str(folder), trusted_proxies=trusted))
+    nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(config)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline and nginx.poll() is None, "nginx did not start"
+            time.sleep(0.05)
+        yield port
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
 
 
 def request(url: str, *, cookie: str | None = None, method: str = "GET", data: bytes | None = None,

@@ -10,7 +10,6 @@ import collections
 import contextlib
 import http.client
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -20,10 +19,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.browser import free_port
-from tests.deploy.conftest import NGINX, ROOT, need_nginx
+from tests.deploy.conftest import ROOT, need_nginx, nginx_in_front
 
 sys.path.insert(0, str(ROOT / "deploy"))
-from nginx_conf import MAX_BODY_BYTES, UPLOAD_BURST, UPLOAD_RATE, UPLOADS_IN_FLIGHT, render
+from nginx_conf import MAX_BODY_BYTES, UPLOAD_BURST, UPLOAD_RATE, UPLOADS_IN_FLIGHT
 
 pytestmark = pytest.mark.deploy
 
@@ -59,28 +58,6 @@ class StandInServer(ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def _nginx(upstream: str, folder, trusted: tuple[str, ...] = ()):
-    """nginx with the generated configuration for ``upstream`` on a free port; yields the port."""
-    need_nginx()
-    port = free_port()
-    config = folder / "nginx.conf"
-    config.write_text(render([upstream], listen=f"127.0.0.1:{port}", prefix=str(folder), trusted_proxies=trusted))
-    nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(config)], stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline and nginx.poll() is None, "nginx did not start"
-            time.sleep(0.05)
-        yield port
-    finally:
-        nginx.terminate()
-        nginx.wait(timeout=10)
-
-
-@contextlib.contextmanager
 def _proxy(folder, trusted: tuple[str, ...] = ()):
     """nginx with the generated configuration in front of the stand-in; yields the proxy's port."""
     need_nginx()
@@ -89,7 +66,7 @@ def _proxy(folder, trusted: tuple[str, ...] = ()):
     app = StandInServer(("127.0.0.1", 0), StandIn)
     threading.Thread(target=app.serve_forever, daemon=True).start()
     try:
-        with _nginx(f"127.0.0.1:{app.server_address[1]}", folder, trusted) as port:
+        with nginx_in_front(f"127.0.0.1:{app.server_address[1]}", folder, trusted) as port:
             yield port
             StandIn.release.set()
     finally:
@@ -186,6 +163,6 @@ def test_a_body_over_the_limit_gets_413_at_once_and_one_at_the_limit_passes(prox
 
 
 def test_no_app_behind_the_proxy_is_a_clear_502_not_a_hang(tmp_path):
-    with _nginx(f"127.0.0.1:{free_port()}", tmp_path) as port:  # nothing listens there
+    with nginx_in_front(f"127.0.0.1:{free_port()}", tmp_path) as port:  # nothing listens there
         status, headers, body = _send(port, "/", method="GET", body=None)
     assert status == 502 and headers["Retry-After"] == "5" and b"starting or restarting" in body

@@ -20,8 +20,8 @@ import pytest
 
 from irlab.sharedtask.api import MAX_BODY
 from irlab.sharedtask.definition import MAX_RUN_MB
-from tests.browser import free_port, running_app
-from tests.deploy.conftest import NGINX, ROOT, need_nginx
+from tests.browser import running_app
+from tests.deploy.conftest import ROOT, nginx_in_front
 
 sys.path.insert(0, str(ROOT / "deploy"))
 from nginx_conf import MAX_BODY_BYTES, MAX_TASK_RUN_BYTES, MAX_TASK_RUN_MB, MAX_UPLOAD_MB, TASKS_PATH, render
@@ -42,28 +42,6 @@ def test_the_task_and_pooling_pages_ask_a_browser_for_no_larger_file_than_the_pr
     from irlab.ui.sharedtask import page as task
 
     assert task.BROWSER_UPLOAD_MB == pooling.BROWSER_UPLOAD_MB == MAX_UPLOAD_MB
-
-
-@contextlib.contextmanager
-def _nginx_in_front_of(app_url: str, folder) -> str:
-    """nginx with deploy/nginx_conf.py's configuration in front of the app at ``app_url``; yields the proxy's URL."""
-    need_nginx()
-    port = free_port()
-    config = folder / "nginx.conf"
-    config.write_text(render([app_url.removeprefix("http://")], listen=f"127.0.0.1:{port}", prefix=str(folder)))
-    nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(config)], stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline and nginx.poll() is None, "nginx did not start"
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        nginx.terminate()
-        nginx.wait(timeout=10)
 
 
 def _post(port: int, path: str, token: str, length: int, sent: int) -> tuple[int, dict]:
@@ -102,8 +80,9 @@ def test_a_run_reaches_the_routes_up_to_their_limit_and_a_larger_one_is_refused_
     with (tmp_path / "links.csv").open() as links:
         token = next(csv.DictReader(links))["token"]
     (tmp_path / "proxy").mkdir()
-    with running_app(env={"IRLAB_CLASS_DB": db}) as app, _nginx_in_front_of(app, tmp_path / "proxy") as proxy:
-        port = int(proxy.rsplit(":", 1)[1])
+    with (running_app(env={"IRLAB_CLASS_DB": db}) as app,
+          nginx_in_front(app.removeprefix("http://"), tmp_path / "proxy") as port):
+        proxy = f"http://127.0.0.1:{port}"
         submitted = _irlab("submit", code, str(tmp_path / "s1.run"), "--server", proxy, env={"IRLAB_TASK_TOKEN": token})
         assert submitted.returncode == 0 and "submission 1: s1.run" in submitted.stdout, submitted.stderr
         # 150 MB: above the 100 MB the proxy allows a browser's upload, within the routes' 200 MB. The routes read
