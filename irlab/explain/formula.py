@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from numbers import Integral
 
 DIGITS = 4
@@ -34,13 +35,21 @@ def format_number(x: float, digits: int = DIGITS) -> str:
     >>> format_number(0.25), format_number(1/3), format_number(1.0), format_number(7), format_number(-0.00001)
     ('0.25', '0.3333', '1', '7', '0')
     """
+    if type(x) is float:  # the common case first: Integral's check goes through the ABC machinery
+        return _formatted(x, digits)
     if isinstance(x, Integral):
         return str(int(x))
-    rounded = round(float(x), digits)
+    return _formatted(float(x), digits)
+
+
+@lru_cache(maxsize=4096)
+def _formatted(x: float, digits: int) -> str:
+    # cached: a chapter's screens at eight K format the same few hundred numbers thousands of times (a rank's
+    # discount, a grade's gain), and a K form or a tile's moves is made for each new state a learner reaches
+    rounded = round(x, digits)
     if rounded == 0:
         return "0"
-    text = f"{rounded:.{digits}f}".rstrip("0").rstrip(".")
-    return text
+    return f"{rounded:.{digits}f}".rstrip("0").rstrip(".")
 
 
 def shows_exactly(x: float, digits: int = DIGITS) -> bool:

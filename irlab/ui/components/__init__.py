@@ -18,6 +18,7 @@ with ``node --test``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +45,16 @@ def asset_url(component: str, relative: str) -> str:
     >>> asset_url("pictures", "pictures/white-cat.svg")
     '/_stcore/bidi-components/irlab.pictures/pictures/white-cat.svg'
     """
-    if not (ROOT / relative).is_file():
+    if not _is_asset(relative):
         raise FileNotFoundError(f"no component asset {relative!r}")
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     return f"{'/' + base if base else ''}/_stcore/bidi-components/{component_name(component)}/{relative}"
+
+
+@lru_cache(maxsize=256)
+def _is_asset(relative: str) -> bool:
+    # cached: the assets ship with the package, and a chapter's screens name every picture at each of eight K
+    return (ROOT / relative).is_file()
 
 
 def declare(name: str, *, js: str, css: str | None = None, isolate_styles: bool = True) -> Callable[..., Any]:
