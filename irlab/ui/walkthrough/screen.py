@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
@@ -98,37 +99,75 @@ K_FORMS = SharedCache(256)
 MOVES = SharedCache(512)
 """State, row and tile -> :func:`moves_ahead`'s shared part."""
 
-AT_ONCE = int(os.environ.get("IRLAB_AHEAD_AT_ONCE") or 0)
-"""Screens a process draws ahead at the same time, at most (:func:`drawn_ahead`); 0 (the default): no limit. A
-deployment for a class that moves freely sets ``IRLAB_AHEAD_AT_ONCE=2``; it is no default because what a learner
-then gets depends on what others ask at the same moment (a browser test could not say what it will see)."""
-_drawing = [0]
-_drawing_lock = threading.Lock()
+class CpuBudget:
+    """CPU time a process may spend on work that only makes it faster for one learner: at most ``share`` of one core
+    on average, in bursts of at most ``burst`` seconds.
+
+    A token bucket of CPU seconds, refilled at ``share`` seconds per second of ``clock`` up to ``burst``; work is
+    allowed while the bucket holds any, and its CPU time (the thread's, measured) is taken out after it (so a bucket
+    can go below zero, and then refuses until refilled).
+
+    >>> now = [0.0]
+    >>> budget = CpuBudget(0.25, 0.5, clock=lambda: now[0])
+    >>> budget.allows(), budget.spend(0.6), budget.allows()
+    (True, None, False)
+    >>> now[0] = 0.5  # half a second later: 0.125 s back, the bucket at 0.025 s
+    >>> budget.allows()
+    True
+    """
+
+    def __init__(self, share: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.share, self.burst, self._clock = share, burst, clock
+        self._level, self._at = burst, clock()
+        self._lock = threading.Lock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._level = min(self.burst, self._level + (now - self._at) * self.share)
+        self._at = now
+
+    def allows(self) -> bool:
+        with self._lock:
+            self._refill()
+            return self.share > 0 and self._level > 0
+
+    def spend(self, seconds: float) -> None:
+        with self._lock:
+            self._refill()
+            self._level -= seconds
+
+
+AHEAD_CPU = float(os.environ.get("IRLAB_AHEAD_CPU") or 0.25)
+"""The share of one core a process spends drawing screens ahead (:func:`drawn_ahead`), on average; 0: none. The
+default, a quarter, is what a learner alone never reaches (a K form or a tile's moves costs 10-60 ms of CPU, and
+bursts of up to :data:`AHEAD_BURST` are allowed); a class of 200 each moving their own way reaches it at once, and
+then its moves cost what they did before screens were drawn ahead (a run each) rather than seconds of waiting."""
+AHEAD_BURST = 2.0
+"""Seconds of CPU a process may spend drawing ahead at once, after a pause."""
+AHEAD = CpuBudget(AHEAD_CPU, AHEAD_BURST)
 
 
 def drawn_ahead(cache: SharedCache, key: Hashable, make: Callable[[], Any]) -> Any | None:
-    """``cache``'s entry for ``key`` (made now when no session made it yet), or None when this process is drawing
-    :data:`AT_ONCE` other screens ahead already.
+    """``cache``'s entry for ``key`` (made now when no session made it yet), or None when this process has spent its
+    budget for drawing ahead (:data:`AHEAD`).
 
-    Drawing ahead (a K form, a tile's moves) is what a move costs the server beyond its run: for NDCG about 50 ms
-    of CPU each. For one learner they come one at a time; in a class of 200 with states of their own they pile up
-    on one interpreter (the GIL), and every run and request of the process waits behind them (bench/load.py,
-    each tab moving its own way: p95 of seconds). An ask that finds :data:`AT_ONCE` of them under way gets none:
-    the browser then does without, as before screens were drawn ahead (its K or drop waits for the server's run).
-    What some session made already is served regardless. Only when :data:`AT_ONCE` is set.
+    Drawing ahead (a K form, a tile's moves) is what a move costs the server beyond its run: 10-60 ms of CPU each
+    (bench/ahead_cost.py), several times the run. For one learner they come a few a minute; in a class of 200 with
+    states of their own they pile up on one interpreter (the GIL), and every run and request of the process waits
+    behind them (bench/load.py, each tab moving its own way: p95 of seconds). An ask past the budget gets none: the
+    browser then does without, as before screens were drawn ahead (its K or drop waits for the server's run, about
+    a tenth of the CPU). What some session made already is served regardless: a lecture's shared moves stay instant.
     """
     made = cache.peek(key)
     if made is not None:
         return made
-    with _drawing_lock:
-        if AT_ONCE and _drawing[0] >= AT_ONCE:
-            return None
-        _drawing[0] += 1
+    if not AHEAD.allows():
+        return None
+    started = time.thread_time()
     try:
         return cache.get(key, make)
     finally:
-        with _drawing_lock:
-            _drawing[0] -= 1
+        AHEAD.spend(time.thread_time() - started)
 
 
 def _frozen(value: Any) -> Hashable:
@@ -315,7 +354,7 @@ def k_form_made(state: WalkthroughState, chapter: Chapter) -> KForm | None:
 
 def k_form(state: WalkthroughState, chapter: Chapter, *, spare: bool = False) -> KForm | None:
     """``state``'s screen at every K but its own (:class:`KForm`), made once per state for every session; with ``spare``
-    None when the process is busy drawing other screens ahead (:func:`drawn_ahead`)."""
+    None when the process has spent its budget for drawing ahead (:func:`drawn_ahead`)."""
     def make() -> KForm:
         base_k = state.effective_k(chapter)
         at_k = {k: shown_screen(replace(state, k=k) if k != base_k else state, chapter) for k in k_choices()}
@@ -365,7 +404,7 @@ def moves_ahead(base_state: WalkthroughState, state: WalkthroughState, chapter: 
     "Try this"; and the steps there); {} when the screen has no such row or tile. The row's tiles stay as shown (they
     show the move themselves); each number's change is the move's. ``state_after`` turns the tiles' change into the
     state, as the run that takes the move will. ``base_state`` is ``state`` but for K when the learner changed K in
-    the browser since the screen it holds. With ``spare``: None when the process is busy drawing other screens ahead
+    the browser since the screen it holds. With ``spare``: None when the process has spent its budget for drawing ahead
     (:func:`drawn_ahead`)."""
     def make() -> dict[str, tuple[dict[str, Any], tuple[Step, ...]]]:
         base, now = shown_screen(base_state, chapter), shown_screen(state, chapter)
