@@ -23,14 +23,15 @@ import statistics
 import sys
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from irlab.ui.walkthrough import screen  # noqa: E402
-from irlab.ui.walkthrough.state import tile_change_state  # noqa: E402
-from irlab.walkthrough.chapters import BY_SLUG, CHAPTERS  # noqa: E402
-from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
+from irlab.ui.walkthrough import screen
+from irlab.ui.walkthrough.state import tile_change_state
+from irlab.walkthrough.chapters import BY_SLUG, CHAPTERS
+from irlab.walkthrough.state import DEFAULT_STATE
 
 
 def states(count: int, seed: int = 7) -> list:
@@ -66,8 +67,8 @@ def costs(chapter, count: int) -> dict[str, float]:
     screen.k_form(replace(warm, mode=mode), chapter)
     for state in rest:
         state = replace(state, mode=mode)
-        out["screen"].append(timed(lambda: screen.shown_screen(state, chapter)))
-        out["K form"].append(timed(lambda: screen.k_form(state, chapter)))
+        out["screen"].append(timed(partial(screen.shown_screen, state, chapter)))
+        out["K form"].append(timed(partial(screen.k_form, state, chapter)))
         item = state.order[-1]
 
         def after(move, state=state):
@@ -75,7 +76,7 @@ def costs(chapter, count: int) -> dict[str, float]:
 
         other = replace(state, order=tuple(reversed(state.order)))  # its own screen and tiles, not cached
         screen.shown_screen(other, chapter)
-        out["moves"].append(timed(lambda: screen.moves_ahead(other, other, chapter, row, item, after)))
+        out["moves"].append(timed(partial(screen.moves_ahead, other, other, chapter, row, item, after)))
         clear()
     return {kind: statistics.median(values) for kind, values in out.items()}
 
