@@ -364,3 +364,26 @@ def test_a_k_moved_while_a_move_drawn_ahead_waits_for_its_answer_is_drawn_after_
     app_page.page.wait_for_function("() => window.location.search.includes('k=3')")
     app_page.wait_for_order(["2", "1", "3", "4", "5", "6", "7", "8"])
     assert slider.get_attribute("aria-valuetext") == "K = 3"
+
+
+FORMULAS = """() => Array.from(document.querySelectorAll('[data-testid="irl-formula"]')).map(box => box.innerHTML)"""
+
+
+def test_a_k_change_keeps_each_formulas_elements_and_reads_as_a_page_opened_at_that_k(app_page):
+    """NDCG, K 2 -> 3 by the keyboard: each formula keeps its math element (only the nodes that differ are set,
+    math.js showFormula), and every formula then reads, element for element, as on the page opened at K = 3."""
+    app_page.open("ndcg")
+    app_page.metric("NDCG@2")
+    app_page.page.locator(K_SLIDER).focus()
+    app_page.page.wait_for_function("() => window.__irlRegionStats.kForms >= 1")
+    before = app_page.page.evaluate(FORMULAS)
+    app_page.page.evaluate("""() => { window.__irlMath = Array.from(
+        document.querySelectorAll('[data-testid="irl-formula"] > math')); }""")
+    app_page.page.keyboard.press("ArrowRight")
+    app_page.metric("NDCG@3", timeout=5_000)
+    after = app_page.page.evaluate(FORMULAS)
+    kept = app_page.page.evaluate("() => window.__irlMath.map(math => math.isConnected)")
+    assert after != before and kept and all(kept)
+    app_page.open("ndcg?k=3")
+    app_page.metric("NDCG@3")
+    assert app_page.page.evaluate(FORMULAS) == after

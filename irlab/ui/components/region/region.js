@@ -12,7 +12,7 @@ import { createChart } from "../chart/chart.js";
 import { onShortcut } from "../shortcuts/shortcuts.js";
 import { createTiles } from "../tiles/tiles.js";
 import { createControls, movedByLearner, showK, updateControls } from "./controls.js";
-import { formulaNode } from "./math.js";
+import { showFormula } from "./math.js";
 import { applyPatch } from "./patch.js";
 // Every module these import is preloaded with this one (irlab/ui/components/preload.py), so the browser
 // fetches the whole graph in one round rather than one round per level (region -> tiles -> drag -> geometry).
@@ -163,7 +163,7 @@ const KINDS = {
           lines.append(box);
         }
         if (box.dataset.latex === line.latex) return;  // the same formula: not set again
-        box.replaceChildren(formulaNode(line.latex, line.mathml));
+        showFormula(box, line.latex, line.mathml);  // only the nodes that differ are set
         box.dataset.latex = line.latex;
         stats.formulas += 1;
         fitSoon(box);
