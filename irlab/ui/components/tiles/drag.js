@@ -52,6 +52,7 @@ const EDGE_MAX = 16;
  * @property {readonly string[]} startOrder the order when the press began
  * @property {{x: number, y: number}} grab the pointer's offset inside the tile
  * @property {{x: number, y: number}} slot the tile's slot in the list's content (px from its content box)
+ * @property {{width: number, height: number}} size the tile's layout size (its lifted scale left out, as offsetWidth)
  * @property {DropTargetMark | null} mark
  * @property {number} frame the autoscroll's animation frame (0: none)
  * @property {Element | null} page the element that scrolls the page (found when the tile lifts)
@@ -96,6 +97,7 @@ export function attachDrag(host) {
       startOrder: host.order().slice(),
       grab: { x: event.clientX - box.left, y: event.clientY - box.top },
       slot: { x: box.left - listBox.left + list.scrollLeft, y: box.top - listBox.top + list.scrollTop },
+      size: { width: tile.offsetWidth, height: tile.offsetHeight },
       mark: null, frame: 0, page: null, limit: { row: 0, page: 0 },
     };
     if (event.pointerType !== "mouse") {
@@ -183,14 +185,17 @@ export function attachDrag(host) {
    */
   function follow(p) {
     if (!sameList(host.order(), p.startOrder) || !host.tile(p.id)) return end(false);  // the tiles changed
+    // every box is read before anything is written: a read after the write of the tile's translate would make the
+    // browser recompute the styles in the middle of the pointer's event, once per move (the lifted tile and the
+    // drop mark do not move the other tiles, so where it lands reads the same either way)
+    const next = landing(p);
     // the tile follows the pointer but stays inside the row's box, so that nothing around the row clips it
     const listBox = list.getBoundingClientRect();
-    const left = clamp(p.x - p.grab.x, listBox.left, listBox.right - p.tile.offsetWidth);
-    const top = clamp(p.y - p.grab.y, listBox.top, listBox.bottom - p.tile.offsetHeight);
+    const left = clamp(p.x - p.grab.x, listBox.left, listBox.right - p.size.width);
+    const top = clamp(p.y - p.grab.y, listBox.top, listBox.bottom - p.size.height);
     const dx = left - (listBox.left + p.slot.x - list.scrollLeft);
     const dy = top - (listBox.top + p.slot.y - list.scrollTop);
     p.tile.style.translate = `${Math.round(dx)}px ${Math.round(dy)}px`;
-    const next = landing(p);
     const target = sameList(next.order, p.startOrder) ? null : next.target;
     const mark = target && host.tile(target.id);
     const className = target?.after ? "irl-drop-after" : "irl-drop-before";
