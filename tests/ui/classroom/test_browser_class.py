@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 TIMEOUT = 30_000
 """A change reaches the pages in under two seconds; the machine may be busy (ms)."""
 COUNTS = """() => { const out = {}; const walk = (root) => {
-    for (const m of root.querySelectorAll('[data-testid="irl-count"]'))
+    for (const m of root.querySelectorAll('.irl-live:not([hidden]) [data-testid="irl-count"]'))
       out[m.querySelector('[data-testid="irl-count-label"]').textContent.trim()] =
         m.querySelector('[data-testid="irl-count-value"]').textContent.trim();
     for (const e of root.querySelectorAll('*')) if (e.shadowRoot) walk(e.shadowRoot); };
@@ -146,23 +146,25 @@ def counts(lecturer: Page) -> dict[str, str]:
 
 
 def wait_for_count(lecturer: Page, label: str, value: str) -> None:
-    """Wait until the projector's count ``label`` shows ``value`` (the feed draws it from the class's pulse).
+    """Wait until the projector's count ``label`` shows ``value`` (the feed draws it from the class's pulse); strict:
+    one feed shows (a second one, frozen with old counts, fails here: tests/ui/classroom/test_browser_feed.py)."""
+    count = shown_feeds(lecturer).get_by_test_id("irl-count").filter(
+        has=lecturer.get_by_test_id("irl-count-label").get_by_text(label, exact=True))
+    expect(count.get_by_test_id("irl-count-value")).to_have_text(value, timeout=TIMEOUT)
 
-    A full run of the lecturer's page cut short by a rerun can leave the old projector's feed on the page until the
-    next full run completes (Streamlit clears stale elements only then; seen once in about five full CI runs, while
-    answers came in after "Add and show"), so the count is looked for in any feed; :func:`one_feed` checks that the
-    copy is gone after a full run."""
-    count = lecturer.get_by_test_id("irl-count").filter(has=lecturer.get_by_test_id("irl-count-label").get_by_text(
-        label, exact=True))
-    expect(count.get_by_test_id("irl-count-value").filter(has_text=re.compile(f"^{re.escape(value)}$")).first
-           ).to_be_visible(timeout=TIMEOUT)
+
+def shown_feeds(lecturer: Page):
+    """The projector feeds the lecturer sees (an older copy Streamlit still holds hides itself)."""
+    return lecturer.locator('[data-testid="irl-live"]:visible')
 
 
 def one_feed(lecturer: Page) -> None:
-    """After a full run of the lecturer's page (a press of a round control), one projector feed is on the page."""
-    joined = lecturer.get_by_test_id("irl-count").filter(has=lecturer.get_by_test_id("irl-count-label").get_by_text(
-        "Students joined", exact=True))
-    expect(joined).to_have_count(1, timeout=TIMEOUT)
+    """One projector feed shows, with one set of counts (checked after full runs of the lecturer's page while
+    answers arrive)."""
+    expect(shown_feeds(lecturer)).to_have_count(1, timeout=TIMEOUT)
+    joined = shown_feeds(lecturer).get_by_test_id("irl-count").filter(
+        has=lecturer.get_by_test_id("irl-count-label").get_by_text("Students joined", exact=True))
+    expect(joined).to_have_count(1)
 
 
 def press(lecturer: Page, name: str) -> None:
@@ -198,6 +200,7 @@ def test_a_lecturer_and_three_students_predict_reveal_and_revote(browsers, class
     expect(answer_box(bob)).to_have_value("3.5")
     answer(bob, "3")
     wait_for_count(lecturer, "Answers, round 1", "3")
+    one_feed(lecturer)  # answers came in while "Add and show" ran the page: one feed, no copy with old counts
     expect(lecturer.get_by_text("The right answer")).to_have_count(0)  # nothing before the reveal
 
     press(lecturer, "Reveal")

@@ -133,7 +133,7 @@ def test_order_which_is_it_and_an_exercise_with_one_lecturer_and_three_students(
     lecturer.get_by_text("Show answers live").click()
     expect(projector.locator(".irl-chart").first).to_be_visible(timeout=TIMEOUT)  # the success rates, live
     press(lecturer, "Reveal")
-    one_feed(lecturer)  # whatever a cut-short run left, a full run leaves one projector
+    one_feed(lecturer)  # full runs while answers came in: one projector feed, no copy with old counts
     expect(phone.get_by_text(re.compile(r"^\d of 6 right\.$"))).to_be_visible(timeout=TIMEOUT)
     wide = phone.evaluate(TOO_WIDE)
     assert wide["page"] <= PHONE["width"] and wide["wide"] == [], wide

@@ -52,6 +52,7 @@ import { keep, nextSendId, retryDelay, settle, waiting } from "./outbox.js";
  * @property {number | null} retry a timeout id
  * @property {number} offset the server's clock minus this device's (ms)
  * @property {boolean} timeUp
+ * @property {number} [invocations] how many times Streamlit invoked the component on this instance
  * @property {() => void} cleanup
  */
 
@@ -352,6 +353,7 @@ export default function (component) {
   const { data, parentElement } = component;
   let answering = parentElement.__irlAnswer;
   if (!answering) {
+    parentElement.querySelectorAll(".irl-answer").forEach((node) => node.remove()); // an instance ended: built anew
     const made = build(parentElement, data);
     const again = () => { made.attempt = 0; deliver(made); };
     const timer = window.setInterval(() => checkTime(made), 1000);
@@ -362,7 +364,8 @@ export default function (component) {
       if (made.retry !== null) window.clearTimeout(made.retry);
       window.removeEventListener("online", again);
       window.removeEventListener("irl-class-online", again);
-      delete parentElement.__irlAnswer;
+      made.el.root.remove();
+      if (parentElement.__irlAnswer === made) delete parentElement.__irlAnswer;
     };
     parentElement.__irlAnswer = made;
     answering = made;
@@ -383,5 +386,9 @@ export default function (component) {
   }
   answering.timeUp = false;
   checkTime(answering);
-  return answering.cleanup;
+  // Streamlit calls the cleanup of an invocation a newer update overtook while the module loaded (it ran all the
+  // same), then invokes the component again: only the cleanup of the latest invocation ends the form
+  const instance = answering;
+  const invoked = instance.invocations = (instance.invocations ?? 0) + 1;
+  return () => { if (instance.invocations === invoked) instance.cleanup(); };
 }

@@ -15,6 +15,15 @@
 //   the banner says "Connection lost: reconnecting…" instead.
 // * The timer counts down on the server's clock (clock.js), from the round's `closes_at`.
 //
+// * One feed per page shows: Streamlit may keep an older copy of this element on the page for a while (a full run
+//   cut short by a rerun leaves the last run's elements until a run completes; an element displaced during a run
+//   stays beside its successor), so every feed knows the others of its page (`FEEDS`) and only the newest, the one
+//   drawn from the newest versions (the most recently drawn among equals), shows and follows the class; the others
+//   hide, ask for nothing and close their stream.
+// * Streamlit calls the cleanup of an invocation that a newer update overtook while it was loading the module (it
+//   ran all the same), then invokes the component again on the same element: a cleanup removes what it built, and
+//   only the cleanup of the instance's latest invocation ends it (an overtaken one that comes late does nothing).
+//
 // It computes no result: the counts are the server's, the timer the time left of an end the server gave.
 
 import { announceAt, clockOffset, clockText, secondsLeft, spokenLeft } from "./clock.js";
@@ -71,6 +80,8 @@ import { announceAt, clockOffset, clockText, secondsLeft, spokenLeft } from "./c
  * @property {boolean} streamlitDown Streamlit's own connection is lost (its dialog showed)
  * @property {string} gone the message when the link opens nothing
  * @property {number} announced the seconds-left value last said to a screen reader
+ * @property {number} drawn when Streamlit last drew this instance (a page-wide count: larger is later)
+ * @property {boolean} shown whether this instance is the page's feed (not an older copy Streamlit still shows)
  * @property {{root: HTMLElement, timer: HTMLElement, clock: HTMLElement, note: HTMLElement, counts: HTMLElement,
  *             banner: HTMLElement, spoken: HTMLElement}} el
  * @property {() => void} cleanup
@@ -81,6 +92,70 @@ const RERUN_AGAIN_MS = 8_000;
 const RELOAD_AFTER_MS = 30_000;
 const BANNER_AFTER_MS = 1_500;
 const PROJECTOR_EVERY_MS = 1_000;
+
+/** The feeds on this page (normally one; two while Streamlit still shows an older copy). @type {Set<Live>} */
+const FEEDS = new Set();
+/** How many times Streamlit drew a feed on this page: each draw's stamp (`Live.drawn`). */
+let draws = 0;
+
+/**
+ * Whether feed `a` shows a newer state of the class than feed `b`: drawn from newer versions (the lecturer's moves,
+ * then the answers), or from the same versions later.
+ * @param {{shown: {student: number, projector?: number}, drawn: number}} a
+ * @param {{shown: {student: number, projector?: number}, drawn: number}} b
+ * @returns {boolean}
+ */
+export function newerFeed(a, b) {
+  if (a.shown.student !== b.shown.student) return a.shown.student > b.shown.student;
+  const [pa, pb] = [a.shown.projector ?? -1, b.shown.projector ?? -1];
+  if (pa !== pb) return pa > pb;
+  return a.drawn > b.drawn;
+}
+
+/**
+ * Whether `live` is the page's feed of its role: no other feed still on the page shows a newer state.
+ * @param {Live} live
+ * @returns {boolean}
+ */
+function isNewest(live) {
+  const mine = { shown: live.data.shown, drawn: live.drawn };
+  for (const other of FEEDS) {
+    if (other === live || other.data.role !== live.data.role || !other.el.root.isConnected) continue;
+    if (newerFeed({ shown: other.data.shown, drawn: other.drawn }, mine)) return false;
+  }
+  return true;
+}
+
+/**
+ * Show `live` if it is the page's feed, else hide it (and the element Streamlit holds it in, so no gap is left),
+ * stop its stream and forget any run it asked for; an older copy that becomes the newest again follows anew.
+ * @param {Live} live
+ * @returns {boolean} whether it shows
+ */
+function settleShown(live) {
+  const newest = isNewest(live);
+  if (newest !== live.shown) {
+    live.shown = newest;
+    live.el.root.hidden = !newest;
+    const host = live.el.root.getRootNode() instanceof ShadowRoot
+      ? /** @type {ShadowRoot} */ (live.el.root.getRootNode()).host : live.el.root.parentElement;
+    const box = /** @type {HTMLElement | null} */ (host?.closest('[data-testid="stElementContainer"]') ?? null);
+    if (box) box.style.display = newest ? "" : "none";
+    if (!newest) {
+      live.source?.close();
+      live.source = null;
+      live.url = "";
+      live.pending = null;
+      if (live.wait !== null) window.clearTimeout(live.wait);
+      live.wait = null;
+    }
+  }
+  if (newest && live.source === null && live.stream !== "gone") {
+    live.url = live.data.events;
+    connect(live);
+  }
+  return newest;
+}
 
 /** The connection banner's look (it is outside this component's styles). */
 const BANNER_STYLE = {
@@ -232,7 +307,8 @@ function drawTimer(live) {
 function drawBanner(live) {
   let text = "";
   const now = Date.now();
-  if (live.stream === "gone") text = live.gone;
+  if (!live.shown) text = "";
+  else if (live.stream === "gone") text = live.gone;
   else if (live.stream === "trouble") text = WORDS.trouble;
   else if ((live.stream === "down" || live.streamlitDown) && now - live.downSince >= BANNER_AFTER_MS)
     text = live.data.role === "student" ? WORDS.lostStudent : WORDS.lostProjector;
@@ -265,7 +341,7 @@ function askForRun(live, delay) {
 /** @param {Live} live */
 function consider(live) {
   const pulse = live.latest;
-  if (!pulse) return;
+  if (!pulse || !live.shown) return;
   const change = changeOf(pulse, live.data);
   if (change === null) return;
   if (live.data.held) askForRun(live, live.data.spread); // the page could not read the class: later
@@ -343,6 +419,10 @@ function watchStreamlit(live) {
 /** Every second: the timer, a silent stream, a run that did not come. @param {Live} live */
 function tick(live) {
   const now = Date.now();
+  if (!settleShown(live)) {
+    drawBanner(live);
+    return;
+  }
   watchStreamlit(live);
   if (live.stream !== "gone" && now - live.heard > SILENT_MS) {
     if (live.stream !== "down") live.downSince = now;
@@ -372,17 +452,18 @@ export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   let live = parentElement.__irlLive;
   if (!live) {
+    parentElement.querySelectorAll(".irl-live").forEach((node) => node.remove()); // an instance ended: built anew
     const el = build(parentElement, data.role);
     /** @type {Live} */
     const made = {
       data, trigger: setTriggerValue, source: null, url: "", heard: Date.now(),
       offset: clockOffset(data.now, Date.now()), latest: null, pending: null, lastAsk: 0, wait: null, stream: "ok",
-      downSince: 0, streamlitDown: false, gone: "", announced: -1, el, cleanup: () => {},
+      downSince: 0, streamlitDown: false, gone: "", announced: -1, drawn: 0, shown: true, el, cleanup: () => {},
     };
     const timer = window.setInterval(() => tick(made), 1000);
     const observer = new MutationObserver(() => watchStreamlit(made));
     observer.observe(document.body, { childList: true });
-    const online = () => { if (made.stream === "down") connect(made); };
+    const online = () => { if (made.stream === "down" && made.shown) connect(made); };
     const offline = () => { // the device says it lost its network: no need to wait for the stream to notice
       if (made.stream === "gone") return;
       if (made.stream !== "down") made.downSince = Date.now();
@@ -399,16 +480,22 @@ export default function (component) {
       window.removeEventListener("offline", offline);
       made.source?.close();
       el.banner.remove();
-      delete parentElement.__irlLive;
+      el.root.remove();
+      FEEDS.delete(made);
+      if (parentElement.__irlLive === made) delete parentElement.__irlLive;
+      for (const other of FEEDS) settleShown(other); // an older copy left alone on the page follows again
     };
     parentElement.__irlLive = made;
+    FEEDS.add(made);
     live = made;
   }
   live.data = data;
   live.trigger = setTriggerValue;
+  live.drawn = ++draws;
   if (live.latest === null || live.latest.now < data.now) live.offset = clockOffset(data.now, Date.now());
   live.pending = null; // the page ran: whatever it shows now, a run asked for has come (consider() asks again)
-  if (live.url !== data.events) {
+  for (const other of FEEDS) if (other !== live) settleShown(other); // this one may be newer than another copy
+  if (settleShown(live) && live.url !== data.events) {
     live.url = data.events;
     live.stream = "ok";
     connect(live);
@@ -417,5 +504,8 @@ export default function (component) {
   drawCounts(live);
   drawTimer(live);
   drawBanner(live);
-  return live.cleanup;
+  const instance = live;
+  const drawn = live.drawn;
+  // the instance ends only by the cleanup of its latest invocation: an overtaken invocation's comes too late to count
+  return () => { if (instance.drawn === drawn) instance.cleanup(); };
 }
