@@ -123,6 +123,30 @@ def test_an_answer_sent_offline_is_kept_on_the_phone_and_counted_once_when_it_is
     expect(lecturer.get_by_test_id("irl-count-note").first).to_have_text("1 not following", timeout=TIMEOUT)
 
 
+def test_a_phone_that_lost_its_connection_still_sees_the_time_left(browsers, class_app):  # noqa: F811
+    """The connection banner sits over the top of the phone's screen, where the timer is: it shows the time left
+    itself (it covered the timer and said nothing of it), and covers none of the question's answer form."""
+    lecturer, code = start_class(browsers)
+    phone = join(browsers, code, phone=True)
+    lecturer.get_by_test_id("stSidebar").get_by_text("1 min", exact=True).click()
+    expect(lecturer.get_by_test_id("stSidebar").get_by_role("radio", name="1 min")).to_be_checked(timeout=TIMEOUT)
+    lecturer.get_by_role("button", name="Add and show").click()
+    expect(phone.get_by_test_id("irl-clock")).to_have_text(re.compile(r"^[01]:\d\d$"), timeout=TIMEOUT)
+    expect(phone.get_by_test_id("irl-send")).to_be_visible(timeout=TIMEOUT)
+    phone.context.set_offline(True)
+    banner = phone.get_by_test_id("irl-connection")
+    expect(banner).to_contain_text("Connection lost: reconnecting", timeout=TIMEOUT)
+    clock = phone.get_by_test_id("irl-connection-clock")
+    expect(clock).to_have_text(re.compile(r"^[01]:\d\d left to answer$"))
+    expect(clock).to_be_in_viewport(ratio=1)
+    shown = clock.inner_text()
+    expect(clock).not_to_have_text(shown, timeout=TIMEOUT)  # it counts down, offline, on the server's clock
+    below = banner.bounding_box()["y"] + banner.bounding_box()["height"]
+    assert below <= answer_box(phone).bounding_box()["y"], "the banner covers the answer box"
+    phone.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=TIMEOUT)
+
+
 def test_the_projector_counts_follow_the_answers_without_a_run_of_its_page(browsers, class_app):  # noqa: F811
     lecturer, code = start_class(browsers)
     phones: list[Page] = [join(browsers, code, phone=True) for _ in range(3)]

@@ -12,7 +12,9 @@
 // * Never stale in silence: no word from the stream for 25 s reconnects it; a run asked for that does not
 //   come is asked again, and after 30 s the page reloads itself (the seat is in the link, the answer in the
 //   outbox). Streamlit's own "Connection error" dialog (a developer's words, over a greyed page) is hidden and
-//   the banner says "Connection lost: reconnecting…" instead.
+//   the banner says "Connection lost: reconnecting…" instead. It is fixed on top of the screen, over the page's
+//   timer: while a round's timer runs it shows the time left itself, first, so a student who lost the connection
+//   still sees how long is left (the page under it does not move: no jump under a thumb about to press Send).
 // * The timer counts down on the server's clock (clock.js), from the round's `closes_at`.
 //
 // * One feed per page shows: Streamlit may keep an older copy of this element on the page for a while (a full run
@@ -80,10 +82,11 @@ import { announceAt, clockOffset, clockText, secondsLeft, spokenLeft } from "./c
  * @property {boolean} streamlitDown Streamlit's own connection is lost (its dialog showed)
  * @property {string} gone the message when the link opens nothing
  * @property {number} announced the seconds-left value last said to a screen reader
+ * @property {string} clockLine the running timer in words ("0:24 left to answer", "Time is up"), "" when none runs
  * @property {number} drawn when Streamlit last drew this instance (a page-wide count: larger is later)
  * @property {boolean} shown whether this instance is the page's feed (not an older copy Streamlit still shows)
  * @property {{root: HTMLElement, timer: HTMLElement, clock: HTMLElement, note: HTMLElement, counts: HTMLElement,
- *             banner: HTMLElement, spoken: HTMLElement}} el
+ *             banner: HTMLElement, bannerClock: HTMLElement, bannerText: HTMLElement, spoken: HTMLElement}} el
  * @property {() => void} cleanup
  */
 
@@ -163,6 +166,10 @@ const BANNER_STYLE = {
   background: "#7a4a00", color: "#ffffff", font: "1.1rem/1.35 'Source Sans', 'Source Sans 3', sans-serif",
   textAlign: "center", boxShadow: "0 2px 6px rgba(0, 0, 0, 0.25)",
 };
+/** The time left in the banner: the timer's type, on a line of its own above the words. */
+const BANNER_CLOCK_STYLE = {
+  display: "block", fontWeight: "700", fontSize: "1.6rem", lineHeight: "1.2", fontVariantNumeric: "tabular-nums",
+};
 
 const WORDS = {
   lost: "Connection lost: reconnecting\u2026",
@@ -209,12 +216,18 @@ function build(parent, role) {
   banner.setAttribute("role", "status");
   banner.hidden = true;
   Object.assign(banner.style, BANNER_STYLE);
+  const bannerClock = make("span", "irl-banner-clock", "irl-connection-clock");
+  bannerClock.setAttribute("aria-hidden", "true"); // the page's timer says it (role timer), at a few moments
+  Object.assign(bannerClock.style, BANNER_CLOCK_STYLE);
+  bannerClock.hidden = true;
+  const bannerText = make("span", "irl-banner-text");
+  banner.append(bannerClock, bannerText);
   document.body.append(banner);
   const spoken = make("div", "irl-spoken");
   spoken.setAttribute("aria-live", "polite");
   root.append(timer, counts, spoken);
   parent.append(root);
-  return { root, timer, clock, note, counts, banner, spoken };
+  return { root, timer, clock, note, counts, banner, bannerClock, bannerText, spoken };
 }
 
 /**
@@ -287,6 +300,7 @@ function drawTimer(live) {
     && (round.state === "open" || (round.state === "closed" && live.data.shown.state === "open"));
   if (!running || !round || round.closes_at === null) {
     live.el.timer.hidden = true;
+    live.clockLine = "";
     return;
   }
   const left = secondsLeft(round.closes_at, Date.now(), live.offset);
@@ -297,6 +311,7 @@ function drawTimer(live) {
   if (live.el.clock.textContent !== clock) live.el.clock.textContent = clock;
   const note = left > 0 ? WORDS.left : "";
   if (live.el.note.textContent !== note) live.el.note.textContent = note;
+  live.clockLine = note ? `${clock} ${note}` : clock;
   if (announceAt(left) && live.announced !== left) {
     live.announced = left;
     live.el.spoken.textContent = spokenLeft(left);
@@ -316,7 +331,12 @@ function drawBanner(live) {
   live.el.banner.hidden = !text;
   live.el.banner.style.display = text ? "block" : "none";
   live.el.banner.style.background = live.stream === "gone" ? "#31333f" : "#7a4a00";
-  if (live.el.banner.textContent !== text) live.el.banner.textContent = text;
+  if (live.el.bannerText.textContent !== text) live.el.bannerText.textContent = text;
+  // over the page's timer: the time left goes with the banner (not once the class has gone: no round runs)
+  const clock = text && live.stream !== "gone" ? live.clockLine : "";
+  live.el.bannerClock.hidden = !clock;
+  live.el.bannerClock.style.display = clock ? "block" : "none";
+  if (live.el.bannerClock.textContent !== clock) live.el.bannerClock.textContent = clock;
 }
 
 /**
@@ -458,7 +478,7 @@ export default function (component) {
     const made = {
       data, trigger: setTriggerValue, source: null, url: "", heard: Date.now(),
       offset: clockOffset(data.now, Date.now()), latest: null, pending: null, lastAsk: 0, wait: null, stream: "ok",
-      downSince: 0, streamlitDown: false, gone: "", announced: -1, drawn: 0, shown: true, el, cleanup: () => {},
+      downSince: 0, streamlitDown: false, gone: "", announced: -1, clockLine: "", drawn: 0, shown: true, el, cleanup: () => {},
     };
     const timer = window.setInterval(() => tick(made), 1000);
     const observer = new MutationObserver(() => watchStreamlit(made));
