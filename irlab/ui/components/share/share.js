@@ -35,16 +35,41 @@ function build(parent) {
   return { url, status, button };
 }
 
-/** @param {{parentElement: HTMLElement & {__irlShare?: ReturnType<typeof build>, __irlTimer?: number | null}}} component */
+/**
+ * Call ``follow`` whenever the page's URL changes; returns what stops that. Streamlit rewrites the URL after a run, the
+ * live region after a K the learner settled on (irlab/ui/components/region/region.js), both through the History API,
+ * which the Navigation API reports (currententrychange): nothing runs while the URL stays. A browser without it is
+ * asked once a second (before, every browser was asked four times a second, a main-thread task each time, all along).
+ * @param {() => void} follow
+ * @returns {() => void}
+ */
+function onUrlChange(follow) {
+  const navigation = /** @type {EventTarget | undefined} */ (/** @type {any} */ (window).navigation);
+  window.addEventListener("popstate", follow);
+  if (navigation && typeof navigation.addEventListener === "function") {
+    navigation.addEventListener("currententrychange", follow);
+    return () => {
+      navigation.removeEventListener("currententrychange", follow);
+      window.removeEventListener("popstate", follow);
+    };
+  }
+  const timer = window.setInterval(follow, 1000);
+  return () => {
+    window.clearInterval(timer);
+    window.removeEventListener("popstate", follow);
+  };
+}
+
+/** @param {{parentElement: HTMLElement & {__irlShare?: ReturnType<typeof build>, __irlUnfollow?: (() => void) | null}}} component */
 export default function (component) {
   const { parentElement } = component;
   const parts = parentElement.__irlShare ?? (parentElement.__irlShare = build(parentElement));
   const { url, status, button } = parts;
   const here = () => window.location.href;
   url.value = here();
-  // Streamlit rewrites the URL after each run; keep the field current while the page is open.
-  if (!parentElement.__irlTimer) {
-    parentElement.__irlTimer = window.setInterval(() => { if (url.value !== here()) url.value = here(); }, 250);
+  // keep the field current while the page is open
+  if (!parentElement.__irlUnfollow) {
+    parentElement.__irlUnfollow = onUrlChange(() => { if (url.value !== here()) url.value = here(); });
   }
   button.onclick = async () => {
     url.value = here();
@@ -58,7 +83,7 @@ export default function (component) {
     }
   };
   return () => {
-    if (parentElement.__irlTimer) window.clearInterval(parentElement.__irlTimer);
-    parentElement.__irlTimer = null;
+    parentElement.__irlUnfollow?.();
+    parentElement.__irlUnfollow = null;
   };
 }
