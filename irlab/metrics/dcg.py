@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from numbers import Real
 
 import numpy as np
@@ -128,21 +129,61 @@ def _item_gain(judgments: Mapping[str, int], item: str, gain: Gain) -> Expr:
 
 
 def _ideal_order(ranking: Sequence[str], judgments: Mapping[str, int], gain: Gain, ideal: str) -> list[str]:
-    """Items best gain first: every judged and ranked item (``"judged"``) or the ranked ones only."""
+    """Items best gain first: every judged and ranked item (``"judged"``) or the ranked ones only; ties in the
+    ranking's order (then by id)."""
+    return list(_sorted_by_gain(tuple(ranking), tuple(judgments.items()), _frozen_gain(gain), ideal))
+
+
+@lru_cache(maxsize=1024)
+def _sorted_by_gain(ranking: tuple[str, ...], judged: tuple[tuple[str, int], ...], gain: FrozenGain, ideal: str
+                    ) -> tuple[str, ...]:
+    # cached: IDCG@K at every K of a curve sorts the same items
+    grades = dict(judged)
     position = {item: index for index, item in enumerate(ranking)}
-    items = list(ranking) if ideal == "retrieved" else list(dict.fromkeys([*ranking, *judgments]))
-    return sorted(items, key=lambda item: (-_item_gain(judgments, item, gain).value(),
-                                           position.get(item, len(position)), item))
+    items = list(ranking) if ideal == "retrieved" else list(dict.fromkeys([*ranking, *grades]))
+    return tuple(sorted(items, key=lambda item: (-_gain_value(grade_of(grades, item), gain),
+                                                 position.get(item, len(position)), item)))
+
+
+FrozenGain = str | tuple[tuple[int, float], ...]
+
+
+def _frozen_gain(gain: Gain) -> FrozenGain:
+    """``gain`` as a key of the caches below (a mapping grade -> gain as its sorted items)."""
+    return gain if isinstance(gain, str) else tuple(sorted(gain.items()))
+
+
+def _thawed_gain(gain: FrozenGain) -> Gain:
+    return gain if isinstance(gain, str) else dict(gain)
+
+
+@lru_cache(maxsize=256)
+def _gain_value(grade: int, gain: FrozenGain) -> float:
+    """The value of :func:`gain_expr` (what the ideal order sorts by)."""
+    return gain_expr(grade, _thawed_gain(gain)).value()
 
 
 def _explain_dcg(ranking: Sequence[str], judgments: Mapping[str, int], k: int | None, gain: Gain, discount: str,
                  name: str) -> Breakdown:
-    """DCG of ``ranking`` under a variant; named ``name`` (``DCG`` or ``IDCG``)."""
+    """DCG of ``ranking`` under a variant; named ``name`` (``DCG`` or ``IDCG``).
+
+    DCG@K reads only the top K's grades, and IDCG@K only the ideal order's: the breakdown is made once per top K
+    (:func:`_dcg_breakdown`). A chapter draws its screen at eight K and after seven moves of a tile for each new
+    order, and most of those share their top K (and nearly all their ideal order) with one drawn before.
+    """
     depth = len(ranking) if k is None else min(k, len(ranking))
+    graded = tuple((item, grade_of(judgments, item)) for item in ranking[:depth])
+    return _dcg_breakdown(graded, len(ranking), k, _frozen_gain(gain), discount, name)
+
+
+@lru_cache(maxsize=4096)
+def _dcg_breakdown(graded: tuple[tuple[str, int], ...], length: int, k: int | None, frozen_gain: FrozenGain,
+                   discount: str, name: str) -> Breakdown:
+    """DCG of a top K (each item with its grade) of a ranking of ``length`` items (see :func:`_explain_dcg`)."""
+    gain = _thawed_gain(frozen_gain)
     rows, terms, running = [], [], 0.0
-    for rank, item in enumerate(ranking[:depth], start=1):
-        grade = grade_of(judgments, item)
-        numerator, divisor = _item_gain(judgments, item, gain), discount_expr(rank, discount)
+    for rank, (item, grade) in enumerate(graded, start=1):
+        numerator, divisor = gain_expr(grade, gain), discount_expr(rank, discount)
         term = numerator if divisor is None else Frac(numerator, divisor)
         terms.append(term)
         running += term.value()
@@ -152,8 +193,8 @@ def _explain_dcg(ranking: Sequence[str], judgments: Mapping[str, int], k: int | 
     plugged = Add(terms)
     symbolic, words = dcg_formula(name, gain, discount)
     notes = []
-    if k is not None and k > len(ranking):
-        notes.append(f"K = {k} is past the end of the {len(ranking)} ranked items: the missing ranks add nothing.")
+    if k is not None and k > length:
+        notes.append(f"K = {k} is past the end of the {length} ranked items: the missing ranks add nothing.")
     return Breakdown(measure=measure_name(name, k), value=float(plugged.value()), lhs=latex_measure(name, k),
                      symbolic=symbolic, symbolic_text=words, plugged=plugged, rows=tuple(rows),
                      columns=(Column("rank", "k"), Column("item", "item"), Column("grade", "rel_k", "the grade"),

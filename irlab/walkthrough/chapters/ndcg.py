@@ -65,6 +65,20 @@ def _ndcg_curve(state: WalkthroughState, chapter: Chapter) -> Curve:
 
 
 @once_per_state
+def _at_k(state: WalkthroughState, chapter: Chapter) -> tuple[Breakdown, Breakdown, tuple[Headline, ...]]:
+    """CG@K and NDCG@K (with its DCG and IDCG) at the state's K, and the headline of the four: what the view shows
+    at K and what a "Try this" step counts the change of a move by (without the curves over K it does not need)."""
+    k, mode = state.effective_k(chapter), state.effective_mode(chapter)
+    ranking, judgments = ranking_and_judgments(state, chapter)
+    cg, ndcg = explain_cg_at_k(ranking, judgments, k), explain_ndcg_at_k(ranking, judgments, k)
+    parts = {"CG": cg, "DCG": ndcg.parts["DCG"], "IDCG": ndcg.parts["IDCG"], "NDCG": ndcg}
+    headline = tuple(Headline(b.measure, b.value, b.symbolic_text,
+                              quantity=Quantity(name, MODE_QUERY[mode], mode))  # no relevance level: grades count
+                     for name, b in parts.items())
+    return cg, ndcg, headline
+
+
+@once_per_state
 def ndcg_view(state: WalkthroughState, chapter: Chapter) -> NdcgView:
     """CG@K, DCG@K, IDCG@K and NDCG@K, the ideal order, and the curves over K."""
     k, mode = state.effective_k(chapter), state.effective_mode(chapter)
@@ -73,12 +87,7 @@ def ndcg_view(state: WalkthroughState, chapter: Chapter) -> NdcgView:
     curves = {"DCG": Curve(ndcg_curve.ks, tuple(b.parts["DCG"] for b in ndcg_curve.breakdowns)),
               "IDCG": Curve(ndcg_curve.ks, tuple(b.parts["IDCG"] for b in ndcg_curve.breakdowns)),
               "NDCG": ndcg_curve}
-    ndcg = ndcg_curve.at(k)
-    cg = explain_cg_at_k(ranking, judgments, k)
-    parts = {"CG": cg, "DCG": ndcg.parts["DCG"], "IDCG": ndcg.parts["IDCG"], "NDCG": ndcg}
-    headline = tuple(Headline(b.measure, b.value, b.symbolic_text,
-                              quantity=Quantity(name, MODE_QUERY[mode], mode))  # no relevance level: grades count
-                     for name, b in parts.items())
+    cg, ndcg, headline = _at_k(state, chapter)
     ideal = tuple(ideal_ranking(judgments, ranking))
     return NdcgView(k, mode, cg, ndcg, curves, headline, main_row(state, chapter), ideal)
 
@@ -109,8 +118,8 @@ def screen(state: WalkthroughState, chapter: Chapter) -> tuple[Block, ...]:
 def _ndcg_changes(state: WalkthroughState, after: WalkthroughState, chapter: Chapter,
                   labels: Sequence[int] = (0, 1, 3)) -> str:
     """CG, DCG, IDCG, NDCG (by position in the headline) now and after the move."""
-    now, then = ndcg_view(state, chapter), ndcg_view(after, chapter)
-    return changes(*((now.headline[i].label, now.headline[i].value, then.headline[i].value) for i in labels))
+    now, then = _at_k(state, chapter)[2], _at_k(after, chapter)[2]
+    return changes(*((now[i].label, now[i].value, then[i].value) for i in labels))
 
 
 _ORDER = ("order",)
