@@ -86,6 +86,7 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=20)
     parser.add_argument("--chapters", default=",".join(chapter.slug for chapter in CHAPTERS))
     parser.add_argument("--profile", default="")
+    parser.add_argument("--sort", default="tottime", help="cProfile's order: tottime or cumulative")
     args = parser.parse_args()
     print("| chapter | screen ms | K form ms | a tile's moves ms |\n|---|---|---|---|")
     for slug in args.chapters.split(","):
@@ -97,7 +98,7 @@ def main() -> None:
         for state in states(args.states, seed=11):
             state = replace(state, mode=chapter.default_mode)
             profile.runcall(screen.k_form, state, chapter)
-        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(30)
 
 
 if __name__ == "__main__":

@@ -51,9 +51,13 @@ def digest(text: str) -> str:
 
 
 def block_digest(block: Mapping[str, Any]) -> str:
-    """The digest of a block's content (its nested blocks' digests included, its own left out)."""
-    return digest(json.dumps({name: value for name, value in block.items() if name != "digest"}, sort_keys=True,
-                             separators=(",", ":"), ensure_ascii=False))
+    """The digest of a block's content (its own left out); a nested block counts by its digest, which says its content
+    (its content is not encoded a second time: most of a screen's formulas, tables and charts sit in columns and tabs).
+    """
+    content = {name: value for name, value in block.items() if name != "digest"}
+    if "children" in content:
+        content["children"] = [child["digest"] for child in content["children"]]
+    return digest(json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
 def with_digests(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
