@@ -82,14 +82,23 @@ def _curves(state: WalkthroughState, chapter: Chapter) -> Mapping[str, Curve]:
 
 
 @once_per_state
+def _rbp_and_err(state: WalkthroughState, chapter: Chapter) -> tuple[Breakdown, Breakdown]:
+    """RBP at the learner's p and ERR@K at the state's K: what the view shows, and what a "Try this" step counts a
+    move's change by (without the curves, the weights and the tiles it does not need)."""
+    ranking, judgments = ranking_and_judgments(state, chapter)
+    return (explain_rbp(ranking, judgments, p=persistence(state)),
+            explain_err_at_k(ranking, judgments, state.effective_k(chapter)))
+
+
+@once_per_state
 def user_model_view(state: WalkthroughState, chapter: Chapter) -> UserModelView:
     """RBP at the learner's p, ERR@K (gdeval's grade mapping, and the query's top grade's), NDCG@K, and the weight
     each model gives each rank."""
     k, mode, p = state.effective_k(chapter), state.effective_mode(chapter), persistence(state)
     ranking, judgments = ranking_and_judgments(state, chapter)
     curves = _curves(replace(state, k=None, persistence=None), chapter)
-    rbp = explain_rbp(ranking, judgments, p=p)
-    err, ndcg = curves["ERR"].at(k), curves["NDCG"].at(k)
+    rbp, err = _rbp_and_err(state, chapter)
+    ndcg = curves["NDCG"].at(k)
     whole = curves["ERR"].breakdowns[-1]  # the cascade over every rank: the chance to reach each
     weights = {f"RBP, p = {format_number(p)}: p^(r-1)": tuple(row["weight"] for row in rbp.rows),
                "ERR: the chance to reach rank r": tuple(row["reach"] for row in whole.rows),
@@ -151,9 +160,9 @@ def _impatient(state: WalkthroughState, chapter: Chapter) -> Step:
                                  f"{view.rbp.display_value} now, almost all from the first few ranks.", True,
                     by=("persistence",))
     move = replace(state, persistence=IMPATIENT)
-    then = user_model_view(move, chapter)
+    then, _ = _rbp_and_err(move, chapter)
     return Step("impatient", f"Make your user impatient: set p from {format_number(p)} to {format_number(IMPATIENT)}: "
-                             f"{changes(('RBP', view.rbp.value, then.rbp.value))}; rank 5 then weighs "
+                             f"{changes(('RBP', view.rbp.value, then.value))}; rank 5 then weighs "
                              f"{format_number(IMPATIENT ** 4)} instead of {format_number(p ** 4)}.", False, move,
                 by=("persistence",))
 
@@ -172,14 +181,14 @@ def _satisfied_first(state: WalkthroughState, chapter: Chapter) -> Step:
     if top == 0:  # graded, every grade 0: only a grade makes a picture satisfy anyone
         grade = SCENARIO.query(WHITE_CAT_IN_A_BOX).judgments.max_grade
         move = with_grade(state, state.order[0], grade)
-        then = user_model_view(move, chapter)
+        _, then = _rbp_and_err(move, chapter)
         return Step("satisfied-first", f"No picture satisfies anyone now: {give_top_grade(state, grade)}: "
-                                       f"{changes((err.measure, err.value, then.err.value))}.", False, move)
+                                       f"{changes((err.measure, err.value, then.value))}.", False, move)
     rank, item = first_where(state.order, lambda i: judgments.grade(i) == top)
     move = replace(state, order=move_to_top(state.order, item))
-    then = user_model_view(move, chapter)
+    _, then = _rbp_and_err(move, chapter)
     return Step("satisfied-first", f"Drag picture {item} (grade {top}) from rank {rank} to rank 1: "
-                                   f"{changes((err.measure, err.value, then.err.value))}, because it satisfies "
+                                   f"{changes((err.measure, err.value, then.value))}, because it satisfies "
                                    f"{format_number(satisfaction(top, 4))} of users at once, and few read on.",
                 False, move, by=("order",))
 
@@ -192,8 +201,8 @@ def _binary_mapping(state: WalkthroughState, chapter: Chapter) -> Step:
                                      "query's top grade (1) as g_max it satisfies half of them, and ERR would give "
                                      f"{view.err_query_max.display_value}.", True, by=("mode",))
     move = replace(state, mode="binary")
-    then = user_model_view(move, chapter)
-    moved = changes((view.err.measure, view.err.value, then.err.value))
+    _, then = _rbp_and_err(move, chapter)
+    moved = changes((view.err.measure, view.err.value, then.value))
     return Step("grade-mapping", f"Switch to binary relevance: {moved}, because under gdeval's mapping a relevant "
                                  "picture (grade 1) satisfies only 1/16 of users; with the query's top grade (1) as "
                                  "g_max it would satisfy half of them.", False, move, by=("mode",))
