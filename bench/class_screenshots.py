@@ -63,9 +63,11 @@ def main() -> int:
 
         # a question with a 30 s timer
         sidebar = lecturer.get_by_test_id("stSidebar")
+        sidebar.get_by_role("tab", name="The class").click()  # the desk's tabs: the timer is the class's
         sidebar.get_by_text("30 s", exact=True).click()
         expect(sidebar.get_by_role("radio", name="30 s")).to_be_checked(timeout=TIMEOUT)
         lecturer.wait_for_timeout(800)
+        sidebar.get_by_role("tab", name="Add a question").click()
         sidebar.get_by_role("button", name="Add and show").click()
         for phone in phones:
             expect(phone.get_by_test_id("irl-send")).to_be_visible(timeout=TIMEOUT)

@@ -7,10 +7,12 @@ as one line shown on the next run. Callbacks run before the page, so the page th
 state, and the projector's fragment (:mod:`irlab.ui.classroom.projector`) follows within a poll.
 
 Where things are: the round controls (close, reveal, revote, hide, and whether the projector shows the
-answers before the reveal) sit above the projector, in the main area, as large buttons; everything else
-(how many students follow live, the lecturer link, adding and choosing questions, the timer of each round,
-locking joining, nicknames, the CSV, deleting the class) is in the sidebar, which the lecturer folds away
-while projecting.
+answers before the reveal) sit above the projector, in the main area, as large buttons; everything else is
+in the sidebar, which the lecturer folds away while projecting: the class's code and how many students follow
+live, then three tabs, so that every control is on the first screen of a 1280x800 projector (the app's
+links fold into one line above them, :mod:`irlab.ui.shell.navigation`): adding a question, the class's
+questions (show one again), and the class (the timer of each round, locking joining, nicknames, the CSV,
+the lecturer link, deleting the class).
 
 A store error in any action says so in one line (the next run's message) and goes to the log.
 """
@@ -63,6 +65,8 @@ def _start() -> None:
         return
     st.session_state.pop("irlab.class.projector_view", None)
     credentials.keep_lecturer(Credentials(new.code, new.key), store.store_id)
+    _say("Class started. Your lecturer link, to reopen it after a reload or on another device, is in the sidebar "
+         "under \u201cThe class\u201d (keep it private).", "success")
 
 
 def start_screen() -> None:
@@ -183,7 +187,6 @@ def lecturer_link_box(who: Credentials, address: str, store_id: str = "") -> Non
 
 def add_question(who: Credentials) -> None:
     """A new question: its kind's form, then add it (and show it now, or later)."""
-    st.subheader("Add a question")
     kinds = list(KINDS)
     kind = kinds[0] if len(kinds) == 1 else st.selectbox(
         "Kind", kinds, format_func=lambda name: KINDS[name].title, key=f"{FORM}kind")
@@ -198,8 +201,8 @@ def add_question(who: Credentials) -> None:
 def questions(who: Credentials, view: ProjectorView) -> None:
     """The class's questions in order: show any of them again (going back), with its rounds kept."""
     if not view.activities:
+        st.caption("No questions yet: add one (\u201cAdd a question\u201d).")
         return
-    st.subheader("This class's questions")
     ids = [info.id for info in view.activities]
     by_id = {info.id: info for info in view.activities}
     current = next((i for i, info in enumerate(view.activities) if info.current), len(ids) - 1)
@@ -211,9 +214,9 @@ def questions(who: Credentials, view: ProjectorView) -> None:
               args=(who, lambda desk: desk.show(chosen)), key="irl-show-question", width="stretch")
 
 
-def class_settings(who: Credentials, view: ProjectorView) -> None:
-    """The timer, locked joining, nicknames on the projector, all answers as CSV, and deleting the class now."""
-    st.subheader("The class")
+def class_settings(who: Credentials, view: ProjectorView, address: str, store_id: str = "") -> None:
+    """The timer of each round, locked joining, nicknames on the projector, all answers as CSV, the lecturer link
+    and deleting the class now."""
     st.session_state["irl-timer"] = view.timer_seconds if view.timer_seconds in TIMERS else None  # the store's
     st.radio("Timer for each round", list(TIMER_LABELS), format_func=TIMER_LABELS.get, key="irl-timer",
              horizontal=True, on_change=_timer, args=(who,),
@@ -240,6 +243,7 @@ def class_settings(who: Credentials, view: ProjectorView) -> None:
         for number, (label, name, data) in enumerate(pages_of(view.current.info.kind).downloads(view.current)):
             st.download_button(label, data=data, file_name=name, mime="text/csv", icon=":material/download:",
                                on_click="ignore", key=f"irl-kind-download-{number}", width="stretch")
+    lecturer_link_box(who, address, store_id)
     with st.popover("Delete this class now", icon=":material/delete:", width="stretch"):
         st.markdown("This deletes the class, its questions and every answer at once; students see that the class "
                     "has ended. Download the answers first if you want to keep them.")
@@ -250,21 +254,30 @@ def following_line(view: ProjectorView) -> str | None:
     """How many students follow the class live, in words (None before any page followed it through a server)."""
     if view.following is None or not view.students:
         return None
-    missing = view.not_following
-    if not missing:
+    if not view.not_following:
         return f"All {view.students} students follow the class live."
-    return (f"{view.following} of {view.students} students follow the class live; {missing} not following (their "
-            f"page lost its connection, or the phone is asleep: their answers are kept and sent when it is back).")
+    return f"{view.following} of {view.students} following live."
+
+
+NOT_FOLLOWING = ("A student who does not follow: their page lost its connection, or the phone is asleep. Their answers "
+                 "are kept on the phone and sent when it is back; their page catches up by itself.")
+
+
+DESK_TABS = ("Add a question", "Questions", "The class")
+"""The sidebar desk's tabs (their labels stay the same, so the tab the lecturer chose stays chosen)."""
 
 
 def sidebar_desk(who: Credentials, view: ProjectorView, address: str, store_id: str = "") -> None:
-    """Everything but the round controls, in the sidebar."""
-    with st.sidebar:
-        st.header(f"Class {view.code}")
+    """Everything but the round controls, in the sidebar: the class's code, who follows, then the desk's tabs."""
+    with st.sidebar, st.container(key="irl-desk"):
+        st.subheader(f"Class {view.code}", anchor=False)
         line = following_line(view)
         if line:
-            st.caption(line)
-        lecturer_link_box(who, address, store_id)
-        questions(who, view)
-        add_question(who)
-        class_settings(who, view)
+            st.caption(line, help=NOT_FOLLOWING if view.not_following else None)
+        adding, listed, settings = st.tabs(DESK_TABS, key="irl-desk-tab")
+        with adding:
+            add_question(who)
+        with listed:
+            questions(who, view)
+        with settings:
+            class_settings(who, view, address, store_id)

@@ -13,6 +13,8 @@ the real navigation and reruns at once, so the page is drawn by the normal route
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from irlab.scenarios.art import picture_svg
@@ -52,18 +54,23 @@ def navigation():
     sections = st.session_state[PAGES]
     page = st.navigation(sections, position="hidden")
     st.html(BASE_CSS)
-    sidebar_navigation(sections)
+    sidebar_navigation(sections, folded=page.url_path in DESK_PAGES)
     return page
 
 
-def sidebar_navigation(sections: dict[str, list]) -> None:
-    """The sidebar's links, drawn by us: a heading per section and a link per page.
+DESK_PAGES = frozenset(entry.url_path for entries in SECTIONS.values() for entry in entries if entry.desk)
+"""The pages whose sidebar is their desk (the lecturer's class controls): the app's links fold above it."""
+
+
+def sidebar_navigation(sections: dict[str, list], *, folded: bool = False) -> None:
+    """The sidebar's links, drawn by us: a heading per section and a link per page (``folded``: inside one closed
+    expander, so that a desk below them is on the first screen: at 1280x800 the links alone fill the sidebar).
 
     Streamlit's own sidebar navigation is a list whose items are not list items for assistive
     technology (axe-core: 11 serious violations on every page); plain links under headings read well
     and keep the same names, icons and order.
     """
-    with st.sidebar:
+    with st.sidebar, st.expander("IR Lab's pages", icon=":material/menu:") if folded else nullcontext():
         for section, pages in sections.items():
             st.markdown(f"**{escape_markdown(section)}**")
             for entry in pages:

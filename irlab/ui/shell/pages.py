@@ -13,13 +13,15 @@ from irlab.walkthrough.chapters import CHAPTERS, Chapter
 
 @dataclass(frozen=True)
 class PageEntry:
-    """One page of the app: its file, title, URL path, icon and one line on what it is for (the home card)."""
+    """One page of the app: its file, title, URL path, icon and one line on what it is for (the home card);
+    ``desk``: the page's own controls fill the sidebar (the app's links fold into one line above them)."""
 
     path: str
     title: str
     url_path: str
     icon: str
     blurb: str
+    desk: bool = False
 
 
 def chapter_page_path(chapter: Chapter) -> str:
@@ -48,7 +50,7 @@ RUNS = PageEntry("pages/runs.py", "Your runs", "runs", ":material/query_stats:",
 POOLING = PageEntry("pages/pooling.py", "Pooling lab", "pooling", ":material/filter_alt:",
                     "Pool a class's runs at depth k, judge the pool, and see how the ranking of the systems moves.")
 CLASS = PageEntry("pages/class.py", "Run a class", "class", ":material/co_present:",
-                  "Lecturers: students join from their phones, predict a number, see the class's answers.")
+                  "Lecturers: students join from their phones, predict a number, see the class's answers.", desk=True)
 TASK = PageEntry("pages/task.py", "Shared task", "task", ":material/emoji_events:",
                  "A class's shared task: runs scored on hidden qrels, a leaderboard, results after the deadline.")
 JOIN = PageEntry("pages/join.py", "Join a class", "join", ":material/how_to_reg:",

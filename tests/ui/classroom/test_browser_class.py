@@ -167,6 +167,13 @@ def one_feed(lecturer: Page) -> None:
     expect(joined).to_have_count(1)
 
 
+def desk_tab(lecturer: Page, name: str) -> None:
+    """Open the sidebar desk's tab ``name`` ("Add a question", "Questions", "The class")."""
+    tab = lecturer.get_by_test_id("stSidebar").get_by_role("tab", name=name)
+    tab.click()
+    expect(tab).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
+
+
 def press(lecturer: Page, name: str) -> None:
     lecturer.locator(".st-key-irl-round-controls").get_by_role("button", name=re.compile(f"^{name}")).click()
 
@@ -243,10 +250,12 @@ def test_a_reload_keeps_the_student_and_their_answer(browsers):
 def test_hostile_nicknames_and_answers_stay_text_and_break_nothing(browsers, class_app):
     lecturer, code = start_class(browsers)
     evil = join(browsers, code, '<img src=x onerror="window.__pwned=1">')  # 38 characters: the box takes 40
+    desk_tab(lecturer, "The class")
     lecturer.get_by_text("Show nicknames on the projector").click()
     names = lecturer.locator(".st-key-irl-projector .irl-paragraph", has_text="Joined:")
     expect(names).to_contain_text('<img src=x onerror="window.__pwned=1">', timeout=TIMEOUT)
     assert lecturer.locator(".st-key-irl-projector img[src='x']").count() == 0
+    desk_tab(lecturer, "Add a question")
     lecturer.get_by_role("button", name="Add and show").click()
     expect(evil.get_by_test_id("irl-send")).to_be_visible(timeout=TIMEOUT)
     receipt = evil.get_by_test_id("irl-receipt")
@@ -262,6 +271,25 @@ def test_hostile_nicknames_and_answers_stay_text_and_break_nothing(browsers, cla
             "select count(*) from answers join students on students.id = answers.student_id "
             "join classes on classes.id = students.class_id where classes.code = ?", (code,)).fetchone()[0] == 0
     assert counts(lecturer)["Answers, round 1"] == "0"
+
+
+def test_the_desk_is_on_the_first_screen_of_a_1280x800_projector(browsers):
+    """Every desk control is in reach without scrolling the sidebar (the app's links filled it at 1280x800, the desk
+    began below them): the tabs, the question form down to "Add and show", the questions, the class's settings."""
+    lecturer, _ = start_class(browsers)
+    lecturer.get_by_role("button", name="Add and show").click()
+    expect(lecturer.locator(".st-key-irl-round-controls")).to_be_visible(timeout=TIMEOUT)
+    desk = browsers.open(lecturer.url.removeprefix(browsers.base), viewport=LAPTOP)  # the lecturer link, reopened
+    sidebar = desk.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_role("button", name="Add and show")).to_be_in_viewport(ratio=1, timeout=TIMEOUT)
+    desk_tab(desk, "Questions")
+    expect(sidebar.get_by_role("button", name="Show this question")).to_be_in_viewport(ratio=1)
+    desk_tab(desk, "The class")
+    for name in ("No timer", "Lock joining", "Delete this class now"):
+        expect(sidebar.get_by_text(name, exact=True).first).to_be_in_viewport(ratio=1)
+    expect(sidebar.get_by_role("link", name="Home")).to_be_hidden()  # folded: "IR Lab's pages" opens them
+    sidebar.get_by_text("IR Lab's pages").click()
+    expect(sidebar.get_by_role("link", name="Home")).to_be_visible(timeout=TIMEOUT)
 
 
 def test_no_serious_accessibility_violation_on_the_projector_and_the_phone(browsers):

@@ -24,6 +24,7 @@ from tests.ui.classroom.test_browser_class import (  # noqa: F401 - fixtures use
     browsers,
     class_app,
     counts,
+    desk_tab,
     join,
     press,
     start_class,
@@ -47,8 +48,10 @@ def answers_of(database, code: str) -> list[str]:
 def test_a_timer_counts_down_on_phones_and_projector_and_closes_the_round_by_itself(browsers, class_app):  # noqa: F811
     lecturer, code = start_class(browsers)
     phones = [join(browsers, code, phone=True) for _ in range(3)]
+    desk_tab(lecturer, "The class")
     lecturer.get_by_test_id("stSidebar").get_by_text("30 s", exact=True).click()
     expect(lecturer.get_by_test_id("stSidebar").get_by_role("radio", name="30 s")).to_be_checked(timeout=TIMEOUT)
+    desk_tab(lecturer, "Add a question")
     lecturer.get_by_role("button", name="Add and show").click()
     for page in (*phones, lecturer):  # the same countdown everywhere, on the server's clock
         expect(page.get_by_test_id("irl-clock")).to_have_text(re.compile(r"^0:(30|[12]\d)$"), timeout=TIMEOUT)
@@ -89,6 +92,7 @@ def test_locked_joining_and_one_seat_per_browser(browsers, class_app):  # noqa: 
     assert rows(class_app[1], "select count(*) from students join classes on classes.id = students.class_id "
                               "where classes.code = ?", code) == [(1,)]
 
+    desk_tab(lecturer, "The class")
     lecturer.get_by_test_id("stSidebar").get_by_text("Lock joining").click()
     expect(lecturer.get_by_test_id("irl-join")).to_contain_text("Joining is closed", timeout=TIMEOUT)
     late = browsers.open(f"join?code={code}", viewport=PHONE, phone=True)
@@ -128,8 +132,10 @@ def test_a_phone_that_lost_its_connection_still_sees_the_time_left(browsers, cla
     itself (it covered the timer and said nothing of it), and covers none of the question's answer form."""
     lecturer, code = start_class(browsers)
     phone = join(browsers, code, phone=True)
+    desk_tab(lecturer, "The class")
     lecturer.get_by_test_id("stSidebar").get_by_text("1 min", exact=True).click()
     expect(lecturer.get_by_test_id("stSidebar").get_by_role("radio", name="1 min")).to_be_checked(timeout=TIMEOUT)
+    desk_tab(lecturer, "Add a question")
     lecturer.get_by_role("button", name="Add and show").click()
     expect(phone.get_by_test_id("irl-clock")).to_have_text(re.compile(r"^[01]:\d\d$"), timeout=TIMEOUT)
     expect(phone.get_by_test_id("irl-send")).to_be_visible(timeout=TIMEOUT)
