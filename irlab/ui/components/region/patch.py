@@ -134,6 +134,9 @@ def text_patch(base: str, new: str) -> list[int | str] | None:
 
 
 def _is_block_list(value: Sequence[Any]) -> bool:
+    first = value[0] if value else None
+    if not isinstance(first, dict) or "key" not in first:  # most lists are a chart's numbers or a table's cells
+        return False
     keys = [item.get("key") if isinstance(item, Mapping) else None for item in value]
     return bool(keys) and all(isinstance(key, str) for key in keys) and len(set(keys)) == len(keys)
 
