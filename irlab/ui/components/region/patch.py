@@ -31,6 +31,7 @@ import difflib
 import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 LONG_TEXT = 64
@@ -57,6 +58,12 @@ def _tokens(text: str) -> list[str]:
     return [token for token in pattern.split(text) if token]
 
 
+@lru_cache(maxsize=1024)
+def _at_numbers(text: str) -> tuple[str, ...]:
+    # cached: the screen the browser holds is the base of every move ahead and every K of a K form
+    return tuple(_NUMBERS.split(text))
+
+
 def numbers_patch(base: str, new: str) -> list[int | str] | None:
     """``new`` as pieces of ``base`` when the two differ only in their numbers (a tile's move changes the numbers of a
     formula or a sentence, not its words), found in one pass; else None.
@@ -66,7 +73,7 @@ def numbers_patch(base: str, new: str) -> list[int | str] | None:
     >>> numbers_patch("DCG@2 = 3 + 0.6309", "DCG@3 = 3 + 0.6309 + 0.5") is None
     True
     """
-    old_parts, new_parts = _NUMBERS.split(base), _NUMBERS.split(new)
+    old_parts, new_parts = _at_numbers(base), _at_numbers(new)
     if len(old_parts) != len(new_parts) or old_parts[0::2] != new_parts[0::2]:
         return None
     ops: list[int | str] = []
