@@ -3,7 +3,8 @@
 A page is drawn from the store at one moment; its feed (:func:`irlab.ui.components.classfeed.class_feed`)
 is told which versions it shows (``shown``) and reruns the page's fragment when the class's event stream
 names others. The stream's address carries the class's code, the student's token or the lecturer's key
-(the page's link carries them already) and the store's id the page was drawn from.
+(the page's link carries them already) and the store's id the page was drawn from; it and the answer route's
+are under the server's base path, if any (:mod:`irlab.ui.shell.base_path`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from urllib.parse import urlencode
 
 from irlab.classroom.records import ProjectorView, StudentActivity, StudentView
 from irlab.ui.classroom.feed import ANSWER_PATH, EVENTS_PATH
+from irlab.ui.shell.base_path import served_path
 
 STUDENT_SPREAD_MS = 1500
 """A student's page reruns within this many ms (at random) after the class changed: 500 phones do not all rerun in
@@ -24,11 +26,11 @@ HELD_MS = 5000
 def events_url(code: str, store: str, *, student: str | None = None, key: str | None = None) -> str:
     """The event stream of a student's page (``student``: their token) or the lecturer's (``key``).
 
-    >>> events_url("ABCDEF", "1a2b3c4d", student="tok")
+    >>> events_url("ABCDEF", "1a2b3c4d", student="tok")  # served at the root (no base path)
     '/_irlab/class/events?code=ABCDEF&student=tok&s=1a2b3c4d'
     """
     secret = {"student": student} if student is not None else {"key": key or ""}
-    return f"{EVENTS_PATH}?{urlencode({'code': code, **secret, 's': store})}"
+    return f"{served_path(EVENTS_PATH)}?{urlencode({'code': code, **secret, 's': store})}"
 
 
 def _round(activity: StudentActivity | None) -> dict[str, Any] | None:
@@ -70,6 +72,6 @@ def projector_feed(code: str, key: str, store: str, view: ProjectorView | None, 
 def answer_data(code: str, token: str, store: str, activity: StudentActivity, form: dict[str, Any],
                 now: float) -> dict[str, Any]:
     """The answer form's data for the open round of ``activity``."""
-    return {"code": code, "student": token, "store": store, "post": ANSWER_PATH, "round": activity.round_id,
-            "form": form, "stored": activity.value, "stored_text": activity.answer, "closes_at": activity.closes_at,
-            "now": now}
+    return {"code": code, "student": token, "store": store, "post": served_path(ANSWER_PATH),
+            "round": activity.round_id, "form": form, "stored": activity.value, "stored_text": activity.answer,
+            "closes_at": activity.closes_at, "now": now}
