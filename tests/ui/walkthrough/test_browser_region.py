@@ -387,3 +387,33 @@ def test_a_k_change_keeps_each_formulas_elements_and_reads_as_a_page_opened_at_t
     app_page.open("ndcg?k=3")
     app_page.metric("NDCG@3")
     assert app_page.page.evaluate(FORMULAS) == after
+
+
+CHART_DRAWN = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot => ({
+  data: (plot.data || []).map(trace => [trace.x, trace.y]),
+  lines: Array.from(plot.querySelectorAll('.scatterlayer path.js-line')).map(path => path.getAttribute('d')),
+  points: Array.from(plot.querySelectorAll('.scatterlayer path.point')).map(path => path.getAttribute('transform')),
+}))"""
+
+
+def test_a_moves_curves_move_to_where_a_page_opened_at_that_order_draws_them(app_page):
+    """NDCG: a move changes only the curves' values, so the charts move their lines and points (Plotly.animate,
+    chart.js) instead of drawing the figure anew; each line and point is then where the page opened at the new order
+    draws it."""
+    app_page.open("ndcg")
+    app_page.metric("NDCG@2")
+    # both charts drawn and done (DCG and IDCG, NDCG), so the move's figures are the next ones
+    app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.done >= 2")
+    before = app_page.page.evaluate(CHART_DRAWN)
+    app_page.page.locator('[data-testid="irl-tile"][data-item-id="1"]').focus()
+    app_page.page.keyboard.press("Shift+ArrowRight")  # white cat (grade 0) to rank 2
+    app_page.wait_for_metric("NDCG@2", "0.6131")
+    app_page.page.wait_for_function("() => window.__irlChartDraws.moved === 2")  # both moved, neither drawn anew
+    app_page.page.wait_for_function("() => window.location.search.includes('order=2%2C1')")
+    moved = app_page.page.evaluate(CHART_DRAWN)
+    assert [chart["lines"] for chart in moved] != [chart["lines"] for chart in before]
+    assert app_page.page.evaluate("window.__irlChartDraws.count") == 4
+    app_page.page.goto(app_page.page.url)
+    app_page.metric("NDCG@2")
+    app_page.page.wait_for_function("() => window.__irlChartDraws && window.__irlChartDraws.done >= 2")
+    assert app_page.page.evaluate(CHART_DRAWN) == moved
