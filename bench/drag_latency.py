@@ -25,6 +25,10 @@ the bare page and every chapter it measures, in the page with ``performance.now(
   ``/`` (its frontend's base-path probe). So the bare page is also opened by its link, as one page of a two-page
   app (``/bare``), and the last column gives the ratio to that: the same page, opened the way a chapter is.
 
+``--baseline COMMIT`` also serves the app as it was at ``COMMIT`` (its files, from ``git archive``, with this
+environment's packages) and measures each chapter there right before the same chapter here, in the same run: a
+before/after that the machine's load moves both ways (the ratios to the bare page alone move with it).
+
 Medians, p95 and ratios to the bare page go in a Markdown table. Issue 10's targets: main-thread time per change
 <= 2.0x the bare page's, K change shown <= 1.2x, drop -> numbers p50 <= 80 ms and p95 <= 150 ms, drop -> charts
 p50 <= 120 ms, cold start <= 1.5x. Not a test: timings depend on the machine and on what else it runs.
@@ -33,10 +37,18 @@ p50 <= 120 ms, cold start <= 1.5x. Not a test: timings depend on the machine and
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
+import signal
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+import urllib.request
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -48,7 +60,7 @@ from bench.k_change_cost import measure as k_changes  # noqa: E402
 from bench.runs_page import server  # noqa: E402
 from irlab.walkthrough.chapters import CHAPTERS, chapter  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
-from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
+from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, free_port, running_app, wait_for_app  # noqa: E402
 
 VIEWS = {c.slug: c.view if c.slug != "conventions" else None for c in CHAPTERS}
 """Each chapter's view, for the headline numbers a drop must show (Conventions has a table, no headline)."""
@@ -185,6 +197,38 @@ def _cell(values: list[float] | None, bare: float | None = None) -> str:
     return cells if bare is None else cells + f" {median / bare:.2f}x |"
 
 
+@contextlib.contextmanager
+def app_at(commit: str, timeout: float = 90.0) -> Iterator[str]:
+    """Serve the app as it was at ``commit`` (its committed files, unpacked from ``git archive`` into a temporary
+    folder; this environment's packages) on localhost; yield its URL, stop it afterwards."""
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit], check=True,
+                                 capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(folder, filter="data")
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
+             str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
+            cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                        break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(f"the app at {commit} did not start") from None
+                    time.sleep(0.2)
+            yield url
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=20, help="K changes per page")
@@ -192,6 +236,7 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=5, help="cold starts per page")
     parser.add_argument("--chapters", default=",".join(VIEWS), help="chapter slugs, comma-separated")
     parser.add_argument("--rates", default="1,4", help="CPU slow-down rates, comma-separated (4: a cheap laptop)")
+    parser.add_argument("--baseline", default=None, help="a commit whose app is measured beside this one's")
     args = parser.parse_args()
     for rate in (float(r) for r in args.rates.split(",")):
         report(measure_all(args, rate), args, rate)
@@ -212,21 +257,29 @@ def measure_all(args, rate: float) -> dict[str, dict[str, list[float]]]:
             with server(script, 5) as (url, _):
                 rows["bare page by its link"] = {"k": [], "k_busy": [],
                                                  "cold": cold_starts(browser, f"{url}/bare", args.starts, rate=rate)}
-        with running_app() as url:
+        with contextlib.ExitStack() as apps:
+            # the baseline's chapter right before this tree's: what loads the machine meanwhile falls on both
+            served = ([(f" @ {args.baseline}", apps.enter_context(app_at(args.baseline)))] if args.baseline else [])
+            served.append(("", apps.enter_context(running_app())))
             for slug in args.chapters.split(","):
-                k_kb: list[float] = []
-                drop_kb: list[float] = []
-                shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug, rate, k_kb)
-                               if slug in K_IN_HEADLINE else ([], []))
-                text, chart, drop_busy, gesture = drops(browser, url, slug, args.drags, rate, drop_kb)
-                has_charts = any(c > 0 for c in chart) and slug in ("recall-precision", "map", "ndcg", "conventions")
-                rows[slug] = {"k": shown, "k_busy": busy, "k_kb": k_kb, "drop_kb": drop_kb,
-                              "drop_text": text if VIEWS[slug] else [],
-                              "drop_chart": chart if has_charts else [], "drop_busy": drop_busy, "gesture": gesture,
-                              "cold": cold_starts(browser, f"{url}/{slug}", args.starts,
-                                                  "table td" if VIEWS[slug] is None else NUMBER, rate)}
-                print(f"measured {slug} at CPU x{rate:g}", file=sys.stderr, flush=True)
+                for suffix, url in served:
+                    rows[slug + suffix] = measure_chapter(browser, url, slug, args, rate)
+                    print(f"measured {slug}{suffix} at CPU x{rate:g}", file=sys.stderr, flush=True)
     return rows
+
+
+def measure_chapter(browser, url: str, slug: str, args, rate: float) -> dict[str, list[float]]:
+    """One chapter's figures (the app at ``url``) with the CPU ``rate`` times slower."""
+    k_kb: list[float] = []
+    drop_kb: list[float] = []
+    shown, busy = (k_changes(browser, f"{url}/{slug}", args.changes, slug, rate, k_kb)
+                   if slug in K_IN_HEADLINE else ([], []))
+    text, chart, drop_busy, gesture = drops(browser, url, slug, args.drags, rate, drop_kb)
+    has_charts = any(c > 0 for c in chart) and slug in ("recall-precision", "map", "ndcg", "conventions")
+    return {"k": shown, "k_busy": busy, "k_kb": k_kb, "drop_kb": drop_kb, "drop_text": text if VIEWS[slug] else [],
+            "drop_chart": chart if has_charts else [], "drop_busy": drop_busy, "gesture": gesture,
+            "cold": cold_starts(browser, f"{url}/{slug}", args.starts, "table td" if VIEWS[slug] is None else NUMBER,
+                                rate)}
 
 
 def report(rows: dict[str, dict[str, list[float]]], args, rate: float) -> None:
