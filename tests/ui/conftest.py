@@ -12,6 +12,7 @@ fresh page on it. Without Chromium the browser tests are skipped with the reason
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -220,14 +221,21 @@ class BrowserPage:
                                     timeout=timeout)
 
 
-@pytest.fixture
-def app_page(browser, app_url) -> Iterator[BrowserPage]:
-    """A fresh browser page (laptop size) on the app; fails the test if our code logged errors."""
+@contextlib.contextmanager
+def laptop_page(browser, url: str) -> Iterator[BrowserPage]:
+    """A fresh browser page (laptop size) on the app at ``url``; fails the test if our code logged errors."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = BrowserPage(context.new_page(), app_url)
+    page = BrowserPage(context.new_page(), url)
     yield page
     context.close()
     assert not page.errors, page.errors
+
+
+@pytest.fixture
+def app_page(browser, app_url) -> Iterator[BrowserPage]:
+    """A fresh browser page (laptop size) on the app; fails the test if our code logged errors."""
+    with laptop_page(browser, app_url) as page:
+        yield page
 
 
 @pytest.fixture(scope="session")

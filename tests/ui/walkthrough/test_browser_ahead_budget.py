@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser import drag_tile, need_chromium, running_app, wait_for_app
-from tests.ui.conftest import BrowserPage
+from tests.ui.conftest import BrowserPage, laptop_page
 from tests.ui.walkthrough.test_browser_settle import K_SLIDER, _headline
 
 pytestmark = pytest.mark.browser
@@ -25,11 +25,8 @@ def spent_url() -> Iterator[str]:
 
 @pytest.fixture
 def spent_page(browser, spent_url) -> Iterator[BrowserPage]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = BrowserPage(context.new_page(), spent_url)
-    yield page
-    context.close()
-    assert not page.errors, page.errors
+    with laptop_page(browser, spent_url) as page:
+        yield page
 
 
 def test_without_screens_drawn_ahead_k_changes_and_drops_are_drawn_by_runs(spent_page):
