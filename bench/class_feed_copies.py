@@ -12,6 +12,7 @@ up in the feed's element, each frozen at the counts of its moment (first after 1
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
@@ -22,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from irlab.classroom.refusals import NotAccepting
 from tests.browser import PROJECTOR, chromium, running_app, wait_for_app
 
 FEEDS = """() => { let all = 0, shown = 0; const walk = (root) => {
@@ -38,7 +40,8 @@ def answering(store, code: str, key: str, seats: list, stop: threading.Event) ->
         latest = view.current.latest if view.current else None
         if latest is not None and latest.state == "open":
             seat = random.choice(seats)
-            store.student(code, seat.token).answer(latest.id, str(random.randint(0, 9)))
+            with contextlib.suppress(NotAccepting):  # the lecturer closed the round meanwhile
+                store.student(code, seat.token).answer(latest.id, str(random.randint(0, 9)))
         stop.wait(random.uniform(0.02, 0.15))
 
 
