@@ -136,8 +136,8 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         at_k = shown_screen(state, chapter)  # made with the K form (or the screen's own K)
         numbers_shown(chapter, state, at_k.headline, at_k.steps)
         data["same"] = base["screen"]
-        # the learner came to the K slider: the K form, made once per state (none when the process has spent its budget
-        # for drawing ahead: the browser then tells each K by a message, and the answer draws it)
+        # the learner came to the K slider: the K form, made once per state (none when the process is busy: the browser
+        # then tells each K by a message, and the answer draws it)
         if messages["kform"] is not None and (form := k_form(base["state"], chapter, spare=True)) is not None:
             base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
             data["kForm"] = k_form_json(form, base_try, progress(chapter), base["screen"],
@@ -167,7 +167,7 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
     if tile is not None:
         row, item = tile
         mode = state.effective_mode(chapter)
-        # none when the process has spent its budget for drawing ahead: the drop then waits for its run
+        # none when the process is busy: the drop then waits for its run
         moves = moves_ahead(base["state"], state, chapter, row, item,
                             lambda move: tile_change_state(state, move, chapter.tile_rows, mode), spare=True)
         base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -99,75 +99,76 @@ K_FORMS = SharedCache(256)
 MOVES = SharedCache(512)
 """State, row and tile -> :func:`moves_ahead`'s shared part."""
 
-class CpuBudget:
-    """CPU time a process may spend on work that only makes it faster for one learner: at most ``share`` of one core
-    on average, in bursts of at most ``burst`` seconds.
+class BusyGate:
+    """Whether a process has CPU to spare for work that only makes it faster for one learner: the share of one core
+    its threads used together over about the last ``window`` seconds (runs, requests, the event loop: ``cpu``, the
+    process's CPU time, over ``clock``) is below ``limit``. A limit of 0 never allows; of 1 or more, always.
 
-    A token bucket of CPU seconds, refilled at ``share`` seconds per second of ``clock`` up to ``burst``; work is
-    allowed while the bucket holds any, and its CPU time (the thread's, measured) is taken out after it (so a bucket
-    can go below zero, and then refuses until refilled).
+    It samples the process's CPU time when asked, so it costs nothing between asks, and after a pause (no asks) it
+    measures over the pause.
 
-    >>> now = [0.0]
-    >>> budget = CpuBudget(0.25, 0.5, clock=lambda: now[0])
-    >>> budget.allows(), budget.spend(0.6), budget.allows()
-    (True, None, False)
-    >>> now[0] = 0.5  # half a second later: 0.125 s back, the bucket at 0.025 s
-    >>> budget.allows()
+    >>> now, used = [0.0], [0.0]
+    >>> gate = BusyGate(0.5, clock=lambda: now[0], cpu=lambda: used[0])
+    >>> gate.allows()  # nothing to measure yet: allowed
+    True
+    >>> now[0], used[0] = 1.0, 0.8  # 0.8 s of CPU in the last second: busy
+    >>> gate.allows()
+    False
+    >>> now[0], used[0] = 4.0, 1.0  # then 0.2 s in 3 s
+    >>> gate.allows()
     True
     """
 
-    def __init__(self, share: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.share, self.burst, self._clock = share, burst, clock
-        self._level, self._at = burst, clock()
+    def __init__(self, limit: float, window: float = 2.0, clock: Callable[[], float] = time.monotonic,
+                 cpu: Callable[[], float] = time.process_time) -> None:
+        self.limit, self.window, self._clock, self._cpu = limit, window, clock, cpu
+        self._samples: deque[tuple[float, float]] = deque()
         self._lock = threading.Lock()
 
-    def _refill(self) -> None:
-        now = self._clock()
-        self._level = min(self.burst, self._level + (now - self._at) * self.share)
-        self._at = now
+    def busy(self) -> float | None:
+        """The share of one core the process used since the oldest sample of the window (None: no sample yet)."""
+        now, used = self._clock(), self._cpu()
+        with self._lock:
+            # the baseline is the newest sample at least a window old (or the oldest there is)
+            while len(self._samples) > 1 and now - self._samples[1][0] >= self.window:
+                self._samples.popleft()
+            self._samples.append((now, used))
+            then, used_then = self._samples[0]
+        return None if now <= then else (used - used_then) / (now - then)
 
     def allows(self) -> bool:
-        with self._lock:
-            self._refill()
-            return self.share > 0 and self._level > 0
-
-    def spend(self, seconds: float) -> None:
-        with self._lock:
-            self._refill()
-            self._level -= seconds
+        if self.limit <= 0 or self.limit >= 1:
+            return self.limit > 0
+        busy = self.busy()
+        return busy is None or busy < self.limit
 
 
-AHEAD_CPU = float(os.environ.get("IRLAB_AHEAD_CPU") or 0.25)
-"""The share of one core a process spends drawing screens ahead (:func:`drawn_ahead`), on average; 0: none. The
-default, a quarter, is what a learner alone never reaches (a K form or a tile's moves costs 10-60 ms of CPU, and
-bursts of up to :data:`AHEAD_BURST` are allowed); a class of 200 each moving their own way reaches it at once, and
-then its moves cost what they did before screens were drawn ahead (a run each) rather than seconds of waiting."""
-AHEAD_BURST = 2.0
-"""Seconds of CPU a process may spend drawing ahead at once, after a pause."""
-AHEAD = CpuBudget(AHEAD_CPU, AHEAD_BURST)
+AHEAD_BUSY = float(os.environ.get("IRLAB_AHEAD_BUSY") or 0.5)
+"""A process draws screens ahead (:func:`drawn_ahead`) only while it used less than this share of one core over the
+last two seconds; 0: never, 1: always. A learner alone keeps a process far below it (a K form or a tile's moves
+costs 10-60 ms of CPU); a class of 200 each moving their own way keeps it above, and then their moves cost what they
+did before screens were drawn ahead (a run each) rather than seconds of waiting behind screens drawn ahead."""
+AHEAD = BusyGate(AHEAD_BUSY)
 
 
 def drawn_ahead(cache: SharedCache, key: Hashable, make: Callable[[], Any]) -> Any | None:
-    """``cache``'s entry for ``key`` (made now when no session made it yet), or None when this process has spent its
-    budget for drawing ahead (:data:`AHEAD`).
+    """``cache``'s entry for ``key`` (made now when no session made it yet), or None when this process is busy
+    (:data:`AHEAD`: it has no CPU to spare).
 
     Drawing ahead (a K form, a tile's moves) is what a move costs the server beyond its run: 10-60 ms of CPU each
     (bench/ahead_cost.py), several times the run. For one learner they come a few a minute; in a class of 200 with
-    states of their own they pile up on one interpreter (the GIL), and every run and request of the process waits
-    behind them (bench/load.py, each tab moving its own way: p95 of seconds). An ask past the budget gets none: the
-    browser then does without, as before screens were drawn ahead (its K or drop waits for the server's run, about
-    a tenth of the CPU). What some session made already is served regardless: a lecture's shared moves stay instant.
+    states of their own they would pile up on one interpreter (the GIL), and every run and request of the process
+    would wait behind them (bench/load.py, each tab moving its own way: p95 of seconds). An ask while the process is
+    busy gets none: the browser then does without, as before screens were drawn ahead (its K or drop waits for the
+    server's run, a fraction of the CPU). What some session made already is served regardless: a lecture's shared
+    moves stay instant.
     """
     made = cache.peek(key)
     if made is not None:
         return made
     if not AHEAD.allows():
         return None
-    started = time.thread_time()
-    try:
-        return cache.get(key, make)
-    finally:
-        AHEAD.spend(time.thread_time() - started)
+    return cache.get(key, make)
 
 
 def _frozen(value: Any) -> Hashable:
@@ -354,7 +355,7 @@ def k_form_made(state: WalkthroughState, chapter: Chapter) -> KForm | None:
 
 def k_form(state: WalkthroughState, chapter: Chapter, *, spare: bool = False) -> KForm | None:
     """``state``'s screen at every K but its own (:class:`KForm`), made once per state for every session; with ``spare``
-    None when the process has spent its budget for drawing ahead (:func:`drawn_ahead`)."""
+    None when the process is busy (:func:`drawn_ahead`)."""
     def make() -> KForm:
         base_k = state.effective_k(chapter)
         at_k = {k: shown_screen(replace(state, k=k) if k != base_k else state, chapter) for k in k_choices()}
@@ -404,7 +405,7 @@ def moves_ahead(base_state: WalkthroughState, state: WalkthroughState, chapter: 
     "Try this"; and the steps there); {} when the screen has no such row or tile. The row's tiles stay as shown (they
     show the move themselves); each number's change is the move's. ``state_after`` turns the tiles' change into the
     state, as the run that takes the move will. ``base_state`` is ``state`` but for K when the learner changed K in
-    the browser since the screen it holds. With ``spare``: None when the process has spent its budget for drawing ahead
+    the browser since the screen it holds. With ``spare``: None when the process is busy
     (:func:`drawn_ahead`)."""
     def make() -> dict[str, tuple[dict[str, Any], tuple[Step, ...]]]:
         base, now = shown_screen(base_state, chapter), shown_screen(state, chapter)

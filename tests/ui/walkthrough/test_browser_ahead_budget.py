@@ -1,6 +1,6 @@
-"""In Chromium, on a server with no budget for drawing screens ahead (``IRLAB_AHEAD_CPU=0``: what a replica busy with
-a class of students each moving their own way gives): no K form and no tile's moves come, and every K change and every
-drop still shows what irlab computes, each by a run, as before screens were drawn ahead.
+"""In Chromium, on a server that never draws screens ahead (``IRLAB_AHEAD_BUSY=0``: what a replica busy with a class
+of students each moving their own way does): no K form and no tile's moves come, and every K change and every drop
+still shows what irlab computes, each by a run, as before screens were drawn ahead.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def spent_url() -> Iterator[str]:
     need_chromium()
-    with running_app(env={"IRLAB_AHEAD_CPU": "0"}) as url:
+    with running_app(env={"IRLAB_AHEAD_BUSY": "0"}) as url:
         yield url
 
 

@@ -279,20 +279,20 @@ def test_an_ask_carries_the_k_the_browser_shows(open_page):
     assert region_data(at)["k"] == 3 and at.query_params["k"] == "3"
 
 
-def test_a_process_past_its_budget_for_drawing_ahead_sends_none_more_and_serves_what_was_made(open_page, tile_change,
-                                                                                           monkeypatch):
-    """Once the process has spent its CPU budget for drawing ahead (others in a class, each with a state of their own,
-    used it up), a new state's K form and a tile's moves are not made: the answer comes without them (the browser
-    then tells each K and drop by a message); a K form some session made already still comes; once the budget has
-    refilled they come again."""
+def test_a_busy_process_draws_nothing_ahead_and_serves_what_was_made(open_page, tile_change, monkeypatch):
+    """While the process is busy (others in a class, each with a state of their own, keep it above half a core), a new
+    state's K form and a tile's moves are not made: the answer comes without them (the browser then tells each K and
+    drop by a message); a K form some session made already still comes; once the process is quiet again they come
+    again."""
     from irlab.ui.walkthrough import screen
 
     at = open_page("ndcg")
     data = region_data(at)
-    now = [0.0]
-    budget = screen.CpuBudget(0.25, 1.0, clock=lambda: now[0])
-    monkeypatch.setattr(screen, "AHEAD", budget)
-    budget.spend(10.0)  # others' screens drawn ahead: 9 s past the budget
+    now, used = [0.0], [0.0]
+    gate = screen.BusyGate(0.5, clock=lambda: now[0], cpu=lambda: used[0])
+    monkeypatch.setattr(screen, "AHEAD", gate)
+    gate.busy()
+    now[0], used[0] = 2.0, 1.8  # others' runs and screens: 90% of a core over the last two seconds
     move = tile_change("7 1 2 3 4 5 6 8", seq=2)["change"]
     at.session_state[REGION] = {"change": {**move, "screen": data["screen"], "n": 1}}
     at.run()
@@ -304,10 +304,10 @@ def test_a_process_past_its_budget_for_drawing_ahead_sends_none_more_and_serves_
     send_message(at, "k", screen=moved["screen"], form=False, k=4)  # a K the browser could not draw: drawn by the run
     assert region_data(at)["k"] == 4 and "kForm" not in region_data(at)
     held = region_data(at)["screen"]
-    now[0] = 40.0  # 40 s later: 10 s of CPU back, the bucket full again
+    now[0] = 40.0  # 38 s later, quiet (the CPU this test's runs use is not the fake clock's)
     send_message(at, "moves", screen=held, row="tiles-main", item="3", k=4)
     assert region_data(at)["moveScreens"]["item"] == "3"
     made = screen.k_form(at.session_state["irlab.state"], _chapter("ndcg"))  # some session made it
-    budget.spend(10.0)
+    now[0], used[0] = 42.0, 41.0  # busy again
     send_message(at, "kform", screen=held, form=False, k=4)
     assert region_data(at)["kForm"]["base"] == made.base == 4
