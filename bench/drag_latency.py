@@ -122,7 +122,7 @@ def drops(browser, url: str, slug: str, count: int, rate: float = 1, kb: list[fl
     page, cdp = slowed_page(browser, rate)
     page.goto(f"{url}/{slug}")
     wait_for_app(page, timeout=60_000)
-    page.wait_for_selector('[data-testid="irl-tile"]')
+    page.wait_for_selector('[data-testid="irl-tile"]', timeout=30_000 * rate)  # a slowed, busy page draws late
     time.sleep(1.5 * rate)
     state = DEFAULT_STATE.with_preset(chapter(slug))
     order = list(state.order)
