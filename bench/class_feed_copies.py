@@ -55,7 +55,8 @@ def act(page) -> str:
         controls.get_by_role("button", name="Close answers").click(timeout=10_000)
     elif move == "round":
         controls.get_by_role("button", name="Revote").click(timeout=10_000)
-    else:
+    else:  # in the desk's Questions tab (irlab/ui/classroom/desk.py)
+        page.get_by_test_id("stSidebar").get_by_role("tab", name="Questions").click(timeout=10_000)
         page.get_by_role("button", name="Show this question").click(timeout=10_000)
     return move
 
