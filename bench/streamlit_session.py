@@ -82,6 +82,7 @@ class Tab:
     seq: int = 0
     form_screen: str = ""
     asked_form: str = ""
+    quiet_until: float = 0.0
     generation: str = ""
     cookie: str = ""
     settle: dict[str, Any] = field(default_factory=dict)
@@ -216,6 +217,8 @@ class Tab:
             self.k = data["k"]
         if isinstance(data.get("kForm"), dict):
             self.form_screen = data["kForm"].get("screen", "")
+        if isinstance(data.get("busy"), (int, float)):  # the server had no CPU to spare: ask nothing ahead for a while
+            self.quiet_until = time.monotonic() + data["busy"]
 
     # --- what a learner does --------------------------------------------------------------------------------------
 
@@ -246,7 +249,8 @@ class Tab:
     async def approach_k(self) -> Run | None:
         """The learner comes to the K slider: this tree's region asks for the K form unless it holds it."""
         # as region.js: once per screen (a busy server may answer without it: the K then goes by a message)
-        if not self.generation.startswith("region") or self.has_form() or self.asked_form == self.screen:
+        if (not self.generation.startswith("region") or self.has_form() or self.asked_form == self.screen
+                or time.monotonic() < self.quiet_until):
             return None
         self.asked_form = self.screen
         self._send_state("kform", {"screen": self.screen, "k": self.k})
@@ -278,7 +282,7 @@ class Tab:
 
     async def ask_moves(self, item: str) -> Run | None:
         """The learner comes to a tile: the browser asks for its moves (generations that draw moves ahead)."""
-        if self.generation == "slider":
+        if self.generation == "slider" or time.monotonic() < self.quiet_until:
             return None
         extra = {"k": self.k} if self.generation.startswith("region") else {}
         self._send_state("moves", {"screen": self.screen, "row": ROW, "item": item, **extra})

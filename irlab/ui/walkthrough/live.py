@@ -27,6 +27,7 @@ from irlab.ui.components.region.patch import patch_of
 from irlab.ui.kit.notices import notices
 from irlab.ui.walkthrough.controls import apply_control, live_controls
 from irlab.ui.walkthrough.screen import (
+    AHEAD_QUIET,
     TRY_KEY,
     k_choices,
     k_form,
@@ -138,10 +139,13 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         data["same"] = base["screen"]
         # the learner came to the K slider: the K form, made once per state (none when the process is busy: the browser
         # then tells each K by a message, and the answer draws it)
-        if messages["kform"] is not None and (form := k_form(base["state"], chapter, spare=True)) is not None:
-            base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
-            data["kForm"] = k_form_json(form, base_try, progress(chapter), base["screen"],
-                                        shown_screen(base["state"], chapter).anchor)
+        if messages["kform"] is not None:
+            if (form := k_form(base["state"], chapter, spare=True)) is not None:
+                base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
+                data["kForm"] = k_form_json(form, base_try, progress(chapter), base["screen"],
+                                            shown_screen(base["state"], chapter).anchor)
+            else:
+                data["busy"] = AHEAD_QUIET
     else:
         shown = shown_screen(state, chapter)
         numbers = numbers_shown(chapter, state, shown.headline, shown.steps)
@@ -159,6 +163,8 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         if form is not None:
             tried = next(block for block in blocks if block["key"] == TRY_KEY)
             data["kForm"] = k_form_json(form, tried, progress(chapter), screen, shown.anchor)
+        elif on_k:
+            data["busy"] = AHEAD_QUIET
 
     # a tile's moves, when asked for (the learner came to the tile): sent only then, as patches of the base
     tile = None
@@ -171,7 +177,9 @@ def draw(chapter: Chapter, state: WalkthroughState, messages: Mapping[str, Any])
         moves = moves_ahead(base["state"], state, chapter, row, item,
                             lambda move: tile_change_state(state, move, chapter.tile_rows, mode), spare=True)
         base_try = next(block for block in base["blocks"] if block["key"] == TRY_KEY)
-        if moves:
+        if moves is None:
+            data["busy"] = AHEAD_QUIET
+        elif moves:
             data["moveScreens"] = {"screen": base["screen"], "row": row, "item": item,
                                    "screens": moves_json(moves, base_try, progress(chapter),
                                                          shown_screen(base["state"], chapter).anchor)}

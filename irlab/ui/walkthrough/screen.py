@@ -149,6 +149,9 @@ last two seconds; 0: never, 1: always. A learner alone keeps a process far below
 costs 10-60 ms of CPU); a class of 200 each moving their own way keeps it above, and then their moves cost what they
 did before screens were drawn ahead (a run each) rather than seconds of waiting behind screens drawn ahead."""
 AHEAD = BusyGate(AHEAD_BUSY)
+AHEAD_QUIET = 5.0
+"""Seconds a browser asks for nothing ahead after an answer said the process was busy (``busy``): while a class keeps
+it busy, an ask would cost a run for nothing."""
 
 
 def drawn_ahead(cache: SharedCache, key: Hashable, make: Callable[[], Any]) -> Any | None:

@@ -299,14 +299,15 @@ def test_a_busy_process_draws_nothing_ahead_and_serves_what_was_made(open_page, 
     moved = region_data(at)
     send_message(at, "kform", screen=moved["screen"], form=False)
     assert "kForm" not in region_data(at) and region_data(at)["same"] == moved["screen"]
+    assert region_data(at)["busy"] == screen.AHEAD_QUIET  # the browser asks nothing ahead for a while
     send_message(at, "moves", screen=moved["screen"], row="tiles-main", item="3")
-    assert "moveScreens" not in region_data(at)
+    assert "moveScreens" not in region_data(at) and region_data(at)["busy"] == screen.AHEAD_QUIET
     send_message(at, "k", screen=moved["screen"], form=False, k=4)  # a K the browser could not draw: drawn by the run
     assert region_data(at)["k"] == 4 and "kForm" not in region_data(at)
     held = region_data(at)["screen"]
     now[0] = 40.0  # 38 s later, quiet (the CPU this test's runs use is not the fake clock's)
     send_message(at, "moves", screen=held, row="tiles-main", item="3", k=4)
-    assert region_data(at)["moveScreens"]["item"] == "3"
+    assert region_data(at)["moveScreens"]["item"] == "3" and "busy" not in region_data(at)
     made = screen.k_form(at.session_state["irlab.state"], _chapter("ndcg"))  # some session made it
     now[0], used[0] = 42.0, 41.0  # busy again
     send_message(at, "kform", screen=held, form=False, k=4)

@@ -13,7 +13,8 @@ What the server sends (``data``, its shape declared once in ``region.schema.json
   K (with the screen when a session made it already, else when the learner comes to the K slider): a
   change of K is drawn by the browser, and the server learns the K the learner settled on once they
   pause (no run per step);
-* ``moveScreens``: the screen after each move of one tile, asked for when the learner comes to the tile.
+* ``moveScreens``: the screen after each move of one tile, asked for when the learner comes to the tile;
+* ``busy``: the process had no CPU to spare for what was asked ahead: ask for nothing ahead for that many seconds.
 
 What the browser sends back (the component's state, one name per kind of message, each with an increasing
 ``seq`` and the ``screen`` it shows): ``change`` (a tile row's change, see :mod:`irlab.ui.components.tiles`,

@@ -70,6 +70,10 @@ export interface RegionData {
    * The number (n) of the newest message this run took.
    */
   taken?: number;
+  /**
+   * The server had no CPU to spare for what was asked ahead (a K form, a tile's moves): ask for nothing ahead for this many seconds (irlab/ui/walkthrough/screen.py, drawn_ahead).
+   */
+  busy?: number;
   controls?: Controls;
   settle?: Settle;
   kForm?: KForm;

@@ -28,9 +28,10 @@ import { applyPatch } from "./patch.js";
 
 /** What the region did, for the tests that check it touches only what changed (updates: the server's;
  * otherK: screens drawn from the K form; moveScreens: a tile's moves received; moved: a move drawn from them;
- * kForms: K forms received; settled: Ks told through the route, without a run). */
+ * kForms: K forms received; settled: Ks told through the route, without a run; busy: answers that said the server
+ * had no CPU to spare for what was asked ahead). */
 const stats = { blocks: 0, numbers: 0, formulas: 0, charts: 0, tiles: 0, updates: 0, otherK: 0, moveScreens: 0,
-                moved: 0, kForms: 0, settled: 0 };
+                moved: 0, kForms: 0, settled: 0, busy: 0 };
 /** @type {any} */ (window).__irlRegionStats = stats;
 
 /**
@@ -534,7 +535,7 @@ function reconcile(container, blocks, views, ctx) {
  * @typedef {{root: HTMLElement, blocksRoot: HTMLElement, views: Map<string, View>, data: RegionData,
  *            ctx: Context, base: Block[] | null, baseScreen: string, kForm: KForm | null, shownK: number | null,
  *            pairFrom: number | null, kDirty: boolean, settle: number | undefined, controls: ControlsView | null,
- *            made: Map<string, Block[]>, ticked: Set<number>, askedForm: string,
+ *            made: Map<string, Block[]>, ticked: Set<number>, askedForm: string, quietUntil: number,
  *            latest: {name: string, message: Record<string, unknown>, seq: number, k: number | null,
  *                     resent?: boolean} | null,
  *            moved: Move | null, pending: {row: string, seq: number} | null, asked: string,
@@ -604,12 +605,22 @@ function hasForm(region) {
 }
 
 /**
+ * Whether the server said it is busy (``busy``) not long ago: then the region asks for nothing ahead (a K form, a
+ * tile's moves), and a K or a drop waits for the server's run, as before screens were drawn ahead.
+ * @param {Region} region
+ * @returns {boolean}
+ */
+function quiet(region) {
+  return Date.now() < region.quietUntil;
+}
+
+/**
  * The learner came to the K slider (a mouse resting on it, a focus, a press or a finger): ask for the K form of the
  * screen held, once per screen, unless it came with the screen.
  * @param {Region} region
  */
 function approachK(region) {
-  if (hasForm(region) || !region.base || region.askedForm === region.baseScreen) return;
+  if (hasForm(region) || !region.base || region.askedForm === region.baseScreen || quiet(region)) return;
   region.askedForm = region.baseScreen;
   window.setTimeout(() => send(region, "kform", {}), 0);
 }
@@ -839,7 +850,7 @@ function approachTile(target) {
   const row = rowBlock?.dataset.key;
   if (!item || !row) return;
   for (const region of regions.values()) {
-    if (!region.root.contains(rowBlock) || region.moved || !region.base) continue;
+    if (!region.root.contains(rowBlock) || region.moved || !region.base || quiet(region)) continue;
     const kept = movesFor(region);
     if (kept.tiles.has(`${row}\n${item}`)) return;  // asked for already, or sent with the server's answer
     kept.tiles.add(`${row}\n${item}`);
@@ -977,7 +988,7 @@ export default function (component) {
     /** @type {Region} */
     const made = { root, blocksRoot, views: new Map(), data, ctx: /** @type {any} */ (null), base: null,
                    baseScreen: "", kForm: null, shownK: null, pairFrom: null, kDirty: false, settle: undefined,
-                   controls: null, made: new Map(), ticked: new Set(), askedForm: "", latest: null, moved: null, pending: null, asked: "",
+                   controls: null, made: new Map(), ticked: new Set(), askedForm: "", quietUntil: 0, latest: null, moved: null, pending: null, asked: "",
                    route: null, tileChange: () => {} };
     made.tileChange = (row, change) => tileChange(made, row, change);
     region = parentElement.__irlRegion = made;
@@ -1016,6 +1027,10 @@ export default function (component) {
   if (data.kForm) {
     region.kForm = data.kForm;
     stats.kForms += 1;
+  }
+  if (typeof data.busy === "number") {
+    region.quietUntil = Date.now() + data.busy * 1000;
+    stats.busy += 1;
   }
   const newScreen = data.same === undefined;
   if (takenChange(region)) region.pending = null;
