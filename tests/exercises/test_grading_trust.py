@@ -196,7 +196,9 @@ def classmates(package, tmp_path_factory):
              "while True:\n    print('x' * 100_000)\n")
     (folder / "flood.ipynb").write_text(notebook_text(_solved_with(flood)))
     before = _digest(folder / "bob.ipynb")
-    done = _grade(package, folder, out, "--jobs", "2")
+    # 240 s in all, not 90: the flood notebook's run includes an interrupt and maybe a kernel restart, which on a busy
+    # 2-core machine takes tens of seconds (CI once saw its total 0); what is tested is the cell, not the total budget
+    done = _grade(package, folder, out, "--jobs", "2", "--timeout", "240")
     return done, out, folder, before
 
 
@@ -225,7 +227,8 @@ def test_a_classmates_notebook_and_the_feedback_folder_cannot_be_written(classma
 
 def test_endless_output_costs_only_its_cell(classmates):
     row = _rows(classmates[1])["flood.ipynb"]
-    assert row["total"] == "6", row  # the cell ran out of time; the functions were graded as usual
+    # the cell ran out of time; the functions were graded as usual
+    assert row["total"] == "6", (row["notebook errors"], row)
     # interrupted, or (a kernel busy printing may not answer the interrupt in time) restarted; or, when the
     # kernel's unsent output reaches the box's memory limit first, the cell ends by itself with a MemoryError (a
     # cell's own error is no notebook error), or the output the kernel still holds ends it by the memory limit a few
