@@ -39,15 +39,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
-import signal
 import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -60,7 +57,7 @@ from bench.k_change_cost import measure as k_changes  # noqa: E402
 from bench.runs_page import server  # noqa: E402
 from irlab.walkthrough.chapters import CHAPTERS, chapter  # noqa: E402
 from irlab.walkthrough.state import DEFAULT_STATE  # noqa: E402
-from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, free_port, running_app, wait_for_app  # noqa: E402
+from tests.browser import LAPTOP, METRICS_JS, chromium, drag_tile, running_app, wait_for_app  # noqa: E402
 
 VIEWS = {c.slug: c.view if c.slug != "conventions" else None for c in CHAPTERS}
 """Each chapter's view, for the headline numbers a drop must show (Conventions has a table, no headline)."""
@@ -206,27 +203,8 @@ def app_at(commit: str, timeout: float = 90.0) -> Iterator[str]:
                                  capture_output=True).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(folder, filter="data")
-        port = free_port()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
-             str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
-            cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                        break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(f"the app at {commit} did not start") from None
-                    time.sleep(0.2)
+        with running_app(timeout=timeout, folder=Path(folder)) as url:
             yield url
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=10)
 
 
 def main() -> None:

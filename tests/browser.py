@@ -59,17 +59,18 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_app(port: int | None = None, timeout: float = 60.0, env: dict[str, str] | None = None,
-                base_path: str = "") -> Iterator[str]:
+                base_path: str = "", folder: Path = ROOT) -> Iterator[str]:
     """Serve the app on localhost and yield its base URL; stop the whole process group afterwards.
 
     ``env``: variables to set for the server (budgets, the class store's URL, ...), on top of this process's.
     ``base_path``: serve it under this path (``server.baseUrlPath``); the URL yielded includes it.
+    ``folder``: the app's files (a benchmark serves an older commit's, unpacked elsewhere).
     """
     port = port or free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.fileWatcherType", "none", "--server.baseUrlPath", base_path],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
         env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}" + (f"/{base_path.strip('/')}" if base_path.strip("/") else "")
     try:
