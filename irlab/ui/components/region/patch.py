@@ -53,7 +53,7 @@ def _tokens(text: str) -> list[str]:
     rather than hundreds); long prose after each line and sentence; a short sentence after every space, comma and
     ``>``: words."""
     if text.startswith("<math"):
-        return [token for token in _NUMBERS.split(text) if token]
+        return [token for token in _at_numbers(text) if token]
     pattern = _SENTENCES if len(text) > LONG_PROSE else _WORDS
     return [token for token in pattern.split(text) if token]
 
